@@ -1,0 +1,10 @@
+// strided._core: the thin binding over the C++ library (one register_<area>.cpp per area).
+#include "bindings.hpp"
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "strided's C++ core; use the `strided` package, not this module.";
+  strided::py::register_types(m);
+  strided::py::register_ops(m);
+  strided::py::register_exec(m);
+  strided::py::register_xla(m);
+}

@@ -1,0 +1,236 @@
+// DataType, FeatureLevel, TensorDesc, the exceptions and the runtime controls.
+#include <pybind11/native_enum.h>
+
+#include "bindings.hpp"
+
+namespace strided::py {
+
+DataType to_dtype(pyb::handle obj) {
+  if (pyb::isinstance<pyb::str>(obj)) return parse_dtype(obj.cast<std::string>());
+  if (pyb::isinstance<pyb::int_>(obj) && !pyb::isinstance<pyb::bool_>(obj)) {
+    // DataType members are ints too (IntEnum).
+    const long v = obj.cast<long>();
+    const auto t = static_cast<DataType>(v);
+    if (v < 0 || !is_valid_dtype(t)) throw ValidationError("dtype: unknown data type " + std::to_string(v));
+    return t;
+  }
+  pyb::object dt;
+  try {
+    dt = pyb::module_::import("numpy").attr("dtype")(obj);
+  } catch (pyb::error_already_set&) {
+    throw pyb::type_error("dtype: expected a DataType, a numpy dtype or a type name, got " +
+                          pyb::repr(obj).cast<std::string>());
+  }
+  const auto d = pyb::reinterpret_borrow<pyb::dtype>(dt);
+  if (!d.attr("isnative").cast<bool>())
+    throw ValidationError("dtype: non-native byte order " + pyb::str(dt).cast<std::string>() +
+                          " is not supported; use arr.astype(arr.dtype.newbyteorder('='))");
+  const std::string kind = pyb::str(dt.attr("name")).cast<std::string>();
+  try {
+    return parse_dtype(kind);
+  } catch (const ValidationError&) {
+    throw ValidationError("dtype: numpy dtype " + kind + " has no DirectML data type");
+  }
+}
+
+std::optional<FeatureLevel> to_level(pyb::handle obj) {
+  if (obj.is_none()) return std::nullopt;
+  if (pyb::isinstance<pyb::str>(obj)) return parse_feature_level(obj.cast<std::string>());
+  if (pyb::isinstance<pyb::int_>(obj) && !pyb::isinstance<pyb::bool_>(obj)) {
+    const long v = obj.cast<long>();
+    if (v < 0 || !is_known_feature_level(static_cast<std::uint32_t>(v)))
+      throw ValidationError("feature_level: unknown feature level " + std::to_string(v));
+    return static_cast<FeatureLevel>(v);
+  }
+  throw pyb::type_error("feature_level: expected a FeatureLevel, an int or a string like '4_1', got " +
+                        pyb::repr(obj).cast<std::string>());
+}
+
+pyb::dtype numpy_dtype(DataType t) { return pyb::dtype(std::string(dtype_name(t))); }
+
+std::vector<std::int64_t> to_int_vector(pyb::handle seq, const char* field) {
+  if (pyb::isinstance<pyb::str>(seq) || !pyb::isinstance<pyb::sequence>(seq)) {
+    if (pyb::hasattr(seq, "__index__")) return {seq.cast<std::int64_t>()};
+    throw pyb::type_error(std::string(field) + ": expected a sequence of integers, got " +
+                          pyb::repr(seq).cast<std::string>());
+  }
+  std::vector<std::int64_t> v;
+  std::size_t i = 0;
+  for (auto item : pyb::reinterpret_borrow<pyb::sequence>(seq)) {
+    if (!pyb::hasattr(item, "__index__") || pyb::isinstance<pyb::bool_>(item))
+      throw pyb::type_error(std::string(field) + "[" + std::to_string(i) + "]: expected an integer, got " +
+                            pyb::repr(item).cast<std::string>());
+    try {
+      v.push_back(item.cast<std::int64_t>());
+    } catch (pyb::cast_error&) {
+      throw ValidationError(std::string(field) + "[" + std::to_string(i) + "]: value does not fit in 64 bits");
+    }
+    ++i;
+  }
+  return v;
+}
+
+pyb::tuple to_tuple(const std::vector<std::int64_t>& v) {
+  pyb::tuple t(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) t[i] = pyb::int_(v[i]);
+  return t;
+}
+
+namespace {
+
+std::uint64_t to_u64(pyb::handle obj, const char* field) {
+  if (!pyb::hasattr(obj, "__index__") || pyb::isinstance<pyb::bool_>(obj))
+    throw pyb::type_error(std::string(field) + ": expected an integer, got " + pyb::repr(obj).cast<std::string>());
+  const auto v = pyb::reinterpret_borrow<pyb::object>(obj).attr("__index__")();
+  if (v.attr("__lt__")(0).cast<bool>())
+    throw ValidationError(std::string(field) + ": must not be negative, got " + pyb::str(v).cast<std::string>());
+  try {
+    return v.cast<std::uint64_t>();
+  } catch (pyb::cast_error&) {
+    throw ValidationError(std::string(field) + ": value does not fit in 64 bits");
+  }
+}
+
+TensorDesc make_desc(pyb::handle dtype, pyb::handle sizes, pyb::handle strides, pyb::handle total_bytes,
+                     pyb::handle alignment, pyb::handle flags) {
+  const DataType t = to_dtype(dtype);
+  auto sz = to_int_vector(sizes, "TensorDesc.sizes");
+  std::vector<std::int64_t> st;
+  if (!strides.is_none()) {
+    st = to_int_vector(strides, "TensorDesc.strides");
+    if (st.empty() && !sz.empty())
+      throw ValidationError("TensorDesc.strides: must have one stride per dimension (" + std::to_string(sz.size()) +
+                            "), got 0");
+  }
+  std::uint64_t tb = total_bytes.is_none() ? 0 : to_u64(total_bytes, "TensorDesc.total_bytes");
+  if (!total_bytes.is_none() && tb == 0) throw ValidationError("TensorDesc.total_bytes: must be positive, got 0");
+  const std::uint64_t al = to_u64(alignment, "TensorDesc.alignment");
+  if (al > 0xffffffffu) throw ValidationError("TensorDesc.alignment: value does not fit in 32 bits");
+  const std::uint64_t fl = to_u64(flags, "TensorDesc.flags");
+  if (fl > 1) throw ValidationError("TensorDesc.flags: must be NONE (0) or OWNED_BY_DML (1), got " + std::to_string(fl));
+  return TensorDesc(t, std::move(sz), std::move(st), tb, static_cast<std::uint32_t>(al),
+                    static_cast<TensorFlags>(fl));
+}
+
+TensorDesc desc_from_array(const pyb::array& a) {
+  const DataType t = to_dtype(a.dtype());
+  const auto item = static_cast<std::int64_t>(itemsize(t));
+  if (a.ndim() == 0) throw ValidationError("TensorDesc.from_array: a 0-d array has no DirectML description; reshape it to (1,)");
+  std::vector<std::int64_t> sizes, strides;
+  for (pyb::ssize_t i = 0; i < a.ndim(); ++i) {
+    const std::int64_t s = a.strides(i);
+    if (s < 0)
+      throw ValidationError("TensorDesc.from_array: strides[" + std::to_string(i) +
+                            "] is negative; DirectML strides are non-negative (copy the array first)");
+    if (s % item != 0)
+      throw ValidationError("TensorDesc.from_array: strides[" + std::to_string(i) + "] = " + std::to_string(s) +
+                            " bytes is not a multiple of the element size " + std::to_string(item));
+    sizes.push_back(a.shape(i));
+    strides.push_back(a.shape(i) == 1 ? 0 : s / item);
+  }
+  return TensorDesc(t, sizes, strides);
+}
+
+}  // namespace
+
+void register_types(pyb::module_& m) {
+  // Exceptions: ValidationError is a ValueError; IndexError and BufferError map to builtins.
+  static pyb::exception<ValidationError> validation_error(m, "ValidationError", PyExc_ValueError);
+  pyb::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const ValidationError& e) {
+      pyb::set_error(validation_error, e.what());
+    } catch (const IndexError& e) {
+      PyErr_SetString(PyExc_IndexError, e.what());
+    } catch (const BufferError& e) {
+      PyErr_SetString(PyExc_BufferError, e.what());
+    } catch (const Error& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+
+  auto dt = pyb::native_enum<DataType>(m, "DataType", "enum.IntEnum",
+                                      "DirectML's DML_TENSOR_DATA_TYPE (values are DirectML's).");
+#define STRIDED_X(nm, val, bytes, str, type) dt.value(#nm, DataType::nm);
+  STRIDED_FOR_EACH_DTYPE(STRIDED_X)
+#undef STRIDED_X
+  dt.finalize();
+
+  auto fl = pyb::native_enum<FeatureLevel>(m, "FeatureLevel", "enum.IntEnum",
+                                          "DirectML's DML_FEATURE_LEVEL (values are DirectML's).");
+#define STRIDED_X(nm, val, str) fl.value(#nm, FeatureLevel::nm);
+  STRIDED_FOR_EACH_FEATURE_LEVEL(STRIDED_X)
+#undef STRIDED_X
+  fl.finalize();
+
+  m.def("_to_dtype", [](pyb::handle o) { return to_dtype(o); }, "Normalise a dtype-like to a DataType.");
+  m.def("_to_level", [](pyb::handle o) { return to_level(o); }, "Normalise a level-like to a FeatureLevel.");
+
+  pyb::class_<TensorDesc>(m, "TensorDesc", "DirectML's DML_BUFFER_TENSOR_DESC: how a tensor lies in a buffer.")
+      .def(pyb::init(&make_desc), pyb::arg("dtype"), pyb::arg("sizes"), pyb::arg("strides") = pyb::none(),
+           pyb::kw_only(), pyb::arg("total_bytes") = pyb::none(), pyb::arg("alignment") = 0, pyb::arg("flags") = 0)
+      .def_static("from_array", &desc_from_array, pyb::arg("array"),
+                  "Describe a numpy array's own memory (its strides must be non-negative multiples of the "
+                  "item size).")
+      .def_property_readonly("dtype", &TensorDesc::dtype)
+      .def_property_readonly("sizes", [](const TensorDesc& d) { return to_tuple(d.sizes()); })
+      .def_property_readonly("strides", [](const TensorDesc& d) { return to_tuple(d.strides()); })
+      .def_property_readonly("has_strides", &TensorDesc::has_strides)
+      .def_property_readonly("total_bytes", &TensorDesc::total_bytes)
+      .def_property_readonly("alignment", &TensorDesc::alignment)
+      .def_property_readonly("flags", [](const TensorDesc& d) { return static_cast<unsigned>(d.flags()); })
+      .def_property_readonly("ndim", &TensorDesc::ndim)
+      .def_property_readonly("element_count", &TensorDesc::element_count)
+      .def_property_readonly("is_packed", &TensorDesc::is_packed)
+      .def_property_readonly("is_broadcast", &TensorDesc::is_broadcast)
+      .def("__repr__", &TensorDesc::to_string)
+      .def("__eq__", [](const TensorDesc& a, pyb::object b) {
+        return pyb::isinstance<TensorDesc>(b) && a == b.cast<const TensorDesc&>();
+      })
+      .def("__hash__", &TensorDesc::hash)
+      .def(pyb::pickle(
+          [](const TensorDesc& d) {
+            return pyb::make_tuple(static_cast<int>(d.dtype()), to_tuple(d.sizes()),
+                                   d.has_strides() ? pyb::object(to_tuple(d.strides())) : pyb::object(pyb::none()),
+                                   d.total_bytes(), d.alignment(), static_cast<unsigned>(d.flags()));
+          },
+          [](const pyb::tuple& t) {
+            return make_desc(t[0], t[1], t[2], t[3], t[4], t[5]);
+          }));
+
+  m.def(
+      "calc_buffer_tensor_size",
+      [](pyb::handle dtype, pyb::handle sizes, pyb::handle strides) {
+        return calc_buffer_tensor_size(to_dtype(dtype), to_int_vector(sizes, "calc_buffer_tensor_size.sizes"),
+                                       strides.is_none() ? std::vector<std::int64_t>{}
+                                                         : to_int_vector(strides, "calc_buffer_tensor_size.strides"));
+      },
+      pyb::arg("dtype"), pyb::arg("sizes"), pyb::arg("strides") = pyb::none(),
+      "DMLCalcBufferTensorSize: minimum buffer bytes, rounded up to a multiple of 4.");
+  m.def(
+      "packed_strides",
+      [](pyb::handle sizes, pyb::handle layout) {
+        auto sz = to_int_vector(sizes, "packed_strides.sizes");
+        if (pyb::isinstance<pyb::str>(layout)) return to_tuple(packed_strides(sz, layout.cast<std::string>()));
+        std::vector<int> order;
+        for (auto v : to_int_vector(layout, "packed_strides.layout")) {
+          if (v < -1000 || v > 1000) throw ValidationError("packed_strides.layout: not a permutation");
+          order.push_back(static_cast<int>(v));
+        }
+        return to_tuple(packed_strides(sz, order));
+      },
+      pyb::arg("sizes"), pyb::arg("layout") = "NCHW",
+      "Packed strides (elements) for 'NCHW', 'NHWC' or a permutation listed major to minor.");
+
+  m.def("version", []() { return std::string(version()); });
+  m.def("set_num_threads", &set_num_threads, pyb::arg("n"));
+  m.def("get_num_threads", &get_num_threads);
+  m.def("build_info", []() {
+    pyb::dict d;
+    for (const auto& [k, v] : build_info()) d[pyb::str(k)] = pyb::str(v);
+    return d;
+  });
+}
+
+}  // namespace strided::py

@@ -1,0 +1,117 @@
+#include "exec/program.hpp"
+
+#include <cstring>
+
+#include "plan/copy_plan.hpp"
+#include "runtime/runtime.hpp"
+#include "strided/error.hpp"
+
+namespace strided::detail {
+namespace {
+
+class CopyStep final : public Step {
+ public:
+  CopyStep(const View& src, const View& dst)
+      : src_(src.where), dst_(dst.where), plan_(plan_copy(src.width(), dst.sizes, src.strides, dst.strides)) {}
+  void run(const ExecContext& c) const override {
+    const std::byte* s = src_.in_ptr(c);
+    std::byte* d = dst_.out_ptr(c);
+    run_copy(*plan_, s, d, c.threads);
+  }
+
+ private:
+  Operand src_, dst_;
+  std::shared_ptr<const CopyPlan> plan_;
+};
+
+bool overlaps(const std::byte* a, std::pair<std::int64_t, std::int64_t> ea, const std::byte* b,
+              std::pair<std::int64_t, std::int64_t> eb) {
+  if (ea.first >= ea.second || eb.first >= eb.second) return false;
+  const auto a0 = reinterpret_cast<std::uintptr_t>(a) + static_cast<std::uintptr_t>(ea.first);
+  const auto a1 = reinterpret_cast<std::uintptr_t>(a) + static_cast<std::uintptr_t>(ea.second);
+  const auto b0 = reinterpret_cast<std::uintptr_t>(b) + static_cast<std::uintptr_t>(eb.first);
+  const auto b1 = reinterpret_cast<std::uintptr_t>(b) + static_cast<std::uintptr_t>(eb.second);
+  return a0 < b1 && b0 < a1;
+}
+
+}  // namespace
+
+std::unique_ptr<const Step> make_copy_step(const View& src, const View& dst) {
+  return std::make_unique<CopyStep>(src, dst);
+}
+
+void run_program(const Program& program, const std::byte* const* inputs,
+                 const std::pair<std::int64_t, std::int64_t>* in_extent, std::size_t n_in,
+                 std::byte* const* outputs, const std::pair<std::int64_t, std::int64_t>* out_extent,
+                 std::size_t n_out) {
+  // An input that overlaps an output (other than an allowed in-place pair) is snapshotted, so
+  // the result is what it would be with separate buffers (numpy's rule for overlapping copies).
+  std::vector<const std::byte*> in(inputs, inputs + n_in);
+  std::vector<std::vector<std::byte>> snapshots;
+  for (std::size_t i = 0; i < n_in; ++i) {
+    for (std::size_t o = 0; o < n_out; ++o) {
+      if (!overlaps(inputs[i], in_extent[i], outputs[o], out_extent[o])) continue;
+      bool ok = false;
+      for (auto [pi, po] : program.inplace_ok)
+        if (static_cast<std::size_t>(pi) == i && static_cast<std::size_t>(po) == o &&
+            inputs[i] == outputs[o] && in_extent[i] == out_extent[o])
+          ok = true;
+      if (ok) continue;
+      const std::int64_t lo = in_extent[i].first, hi = in_extent[i].second;
+      snapshots.emplace_back(static_cast<std::size_t>(hi - lo));
+      std::memcpy(snapshots.back().data(), inputs[i] + lo, static_cast<std::size_t>(hi - lo));
+      in[i] = snapshots.back().data() - lo;
+      break;
+    }
+  }
+  ExecContext ctx{in.data(), n_in, outputs, n_out, resolve_threads(program.threads)};
+  for (const auto& s : program.steps) s->check(ctx);
+  for (const auto& s : program.steps) s->run(ctx);
+}
+
+}  // namespace strided::detail
+
+namespace strided {
+
+CompiledOperator::CompiledOperator(std::shared_ptr<const detail::Program> program) : program_(std::move(program)) {}
+
+std::size_t CompiledOperator::input_count() const noexcept { return program_->input_bytes.size(); }
+std::size_t CompiledOperator::output_count() const noexcept { return program_->output_bytes.size(); }
+const std::vector<std::uint64_t>& CompiledOperator::input_bytes() const noexcept { return program_->input_bytes; }
+const std::vector<std::uint64_t>& CompiledOperator::output_bytes() const noexcept { return program_->output_bytes; }
+
+void CompiledOperator::execute(const std::vector<ConstBuffer>& inputs, const std::vector<Buffer>& outputs) const {
+  const auto& p = *program_;
+  if (inputs.size() != p.input_bytes.size())
+    throw BufferError("execute.inputs: expected " + std::to_string(p.input_bytes.size()) + " input buffer(s), got " +
+                      std::to_string(inputs.size()));
+  if (outputs.size() != p.output_bytes.size())
+    throw BufferError("execute.outputs: expected " + std::to_string(p.output_bytes.size()) +
+                      " output buffer(s), got " + std::to_string(outputs.size()));
+  constexpr std::size_t kSmall = 8;
+  std::vector<const std::byte*> in(inputs.size());
+  std::vector<std::byte*> out(outputs.size());
+  std::vector<std::pair<std::int64_t, std::int64_t>> ie(inputs.size()), oe(outputs.size());
+  (void)kSmall;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].data == nullptr)
+      throw BufferError("execute.inputs[" + std::to_string(i) + "]: buffer is null");
+    if (inputs[i].bytes < p.input_bytes[i])
+      throw BufferError("execute.inputs[" + std::to_string(i) + "]: buffer has " + std::to_string(inputs[i].bytes) +
+                        " bytes, the description needs total_bytes = " + std::to_string(p.input_bytes[i]));
+    in[i] = static_cast<const std::byte*>(inputs[i].data);
+    ie[i] = {0, static_cast<std::int64_t>(p.input_bytes[i])};
+  }
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    if (outputs[o].data == nullptr)
+      throw BufferError("execute.outputs[" + std::to_string(o) + "]: buffer is null");
+    if (outputs[o].bytes < p.output_bytes[o])
+      throw BufferError("execute.outputs[" + std::to_string(o) + "]: buffer has " + std::to_string(outputs[o].bytes) +
+                        " bytes, the description needs total_bytes = " + std::to_string(p.output_bytes[o]));
+    out[o] = static_cast<std::byte*>(outputs[o].data);
+    oe[o] = {0, static_cast<std::int64_t>(p.output_bytes[o])};
+  }
+  detail::run_program(p, in.data(), ie.data(), in.size(), out.data(), oe.data(), out.size());
+}
+
+}  // namespace strided

@@ -1,0 +1,80 @@
+// A compiled operator's program: a list of steps over the operator's buffers. Lowering
+// (ops/lower_*.cpp) builds it once at compile time; execute() only checks buffers and runs it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "strided/compiled.hpp"
+#include "strided/dtype.hpp"
+
+namespace strided::detail {
+
+/// Base pointers handed to steps: element-0-relative pointers for views are computed by the
+/// steps themselves from Operand offsets.
+struct ExecContext {
+  const std::byte* const* inputs;
+  std::size_t input_count;
+  std::byte* const* outputs;
+  std::size_t output_count;
+  int threads;  // >= 1
+};
+
+/// Where a view lives: which buffer, and the byte offset of its element (0,...,0) from that
+/// buffer's pointer (may be negative when the functional API hands element-0 pointers of arrays
+/// with negative strides; the buffer pointer is then element 0 and offsets are 0).
+struct Operand {
+  bool is_output = false;
+  int buffer = 0;
+  std::int64_t offset = 0;
+
+  const std::byte* in_ptr(const ExecContext& c) const {
+    return (is_output ? c.outputs[buffer] : c.inputs[buffer]) + offset;
+  }
+  std::byte* out_ptr(const ExecContext& c) const { return c.outputs[buffer] + offset; }
+};
+
+/// A strided view: dtype, sizes and signed BYTE strides, located by an Operand.
+struct View {
+  Operand where;
+  DataType dtype = DataType::UNKNOWN;
+  std::vector<std::int64_t> sizes;
+  std::vector<std::int64_t> strides;  // bytes
+  int ndim() const { return static_cast<int>(sizes.size()); }
+  std::size_t width() const { return itemsize(dtype); }
+};
+
+class Step {
+ public:
+  virtual ~Step() = default;
+  /// Reads inputs only and throws (IndexError) before anything is written; executor calls
+  /// check() on every step before run() on any step.
+  virtual void check(const ExecContext&) const {}
+  virtual void run(const ExecContext&) const = 0;
+};
+
+struct Program {
+  std::vector<std::unique_ptr<const Step>> steps;
+  std::vector<std::uint64_t> input_bytes;   // required lengths (descriptions' total_bytes)
+  std::vector<std::uint64_t> output_bytes;
+  int threads = 0;  // 0 = global setting at execute time
+  /// (input, output) pairs that may be the very same memory (in-place Identity-like use with
+  /// identical views); any other overlap of an input with an output makes execute() snapshot
+  /// that input first.
+  std::vector<std::pair<int, int>> inplace_ok;
+};
+
+/// Runs `program` on raw pointers: checks overlap (snapshotting inputs that overlap outputs),
+/// runs every step's check(), then every step's run(). `in_extent` / `out_extent` give each
+/// buffer's accessed byte range [lo, hi) relative to its pointer (for the overlap test).
+void run_program(const Program& program, const std::byte* const* inputs,
+                 const std::pair<std::int64_t, std::int64_t>* in_extent, std::size_t n_in,
+                 std::byte* const* outputs, const std::pair<std::int64_t, std::int64_t>* out_extent,
+                 std::size_t n_out);
+
+/// A step that copies one view to another through the copy engine.
+std::unique_ptr<const Step> make_copy_step(const View& src, const View& dst);
+
+}  // namespace strided::detail

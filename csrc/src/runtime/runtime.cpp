@@ -1,0 +1,93 @@
+#include "runtime/runtime.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <map>
+#include <string>
+
+#include "strided/error.hpp"
+#include "strided/runtime.hpp"
+
+#ifdef STRIDED_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#ifndef STRIDED_VERSION
+#define STRIDED_VERSION "0.0.0"
+#endif
+
+namespace strided {
+namespace {
+
+int default_threads() noexcept {
+  if (const char* env = std::getenv("STRIDED_NUM_THREADS")) {
+    char* end = nullptr;
+    const long v = std::strtol(env, &end, 10);
+    if (end != env && *end == '\0' && v >= 1 && v <= 1024) return static_cast<int>(v);
+  }
+#ifdef STRIDED_HAVE_OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+std::atomic<int>& thread_setting() {
+  static std::atomic<int> n{default_threads()};
+  return n;
+}
+
+}  // namespace
+
+const char* version() noexcept { return STRIDED_VERSION; }
+
+void set_num_threads(int n) {
+  if (n < 1 || n > 1024)
+    throw ValidationError("set_num_threads.n: must be between 1 and 1024, got " + std::to_string(n));
+  thread_setting().store(n, std::memory_order_relaxed);
+}
+
+int get_num_threads() noexcept { return thread_setting().load(std::memory_order_relaxed); }
+
+namespace detail {
+
+int resolve_threads(int requested) noexcept {
+  return requested > 0 ? requested : get_num_threads();
+}
+
+int threads_for_bytes(std::uint64_t bytes, int max_threads) noexcept {
+  constexpr std::uint64_t kGrain = 64 * 1024;  // below this a thread costs more than it saves
+  if (max_threads <= 1 || bytes < 2 * kGrain) return 1;
+  const std::uint64_t by_grain = bytes / kGrain;
+  return static_cast<int>(by_grain < static_cast<std::uint64_t>(max_threads) ? by_grain : max_threads);
+}
+
+}  // namespace detail
+}  // namespace strided
+
+namespace strided {
+std::map<std::string, std::string> build_info() {
+  std::map<std::string, std::string> info;
+  info["version"] = version();
+#if defined(__clang__)
+  info["compiler"] = std::string("clang ") + __clang_version__;
+#elif defined(__GNUC__)
+  info["compiler"] = std::string("gcc ") + __VERSION__;
+#elif defined(_MSC_VER)
+  info["compiler"] = "msvc " + std::to_string(_MSC_VER);
+#else
+  info["compiler"] = "unknown";
+#endif
+#ifdef STRIDED_HAVE_OPENMP
+  info["openmp"] = std::to_string(_OPENMP);
+  info["max_threads"] = std::to_string(omp_get_max_threads());
+#else
+  info["openmp"] = "no";
+  info["max_threads"] = "1";
+#endif
+  info["num_threads"] = std::to_string(get_num_threads());
+  info["simd_compiled"] = "scalar";
+  info["simd"] = "scalar";
+  return info;
+}
+}  // namespace strided

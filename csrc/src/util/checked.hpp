@@ -1,0 +1,29 @@
+// Overflow-checked 64-bit arithmetic: every size computation goes through these, so an
+// overflowing description is a ValidationError, never a wrapped number.
+#pragma once
+#include <cstdint>
+
+namespace strided::detail {
+
+/// r = a * b; false on overflow.
+inline bool checked_mul(std::uint64_t a, std::uint64_t b, std::uint64_t& r) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  return !__builtin_mul_overflow(a, b, &r);
+#else
+  if (a != 0 && b > UINT64_MAX / a) return false;
+  r = a * b;
+  return true;
+#endif
+}
+/// r = a + b; false on overflow.
+inline bool checked_add(std::uint64_t a, std::uint64_t b, std::uint64_t& r) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  return !__builtin_add_overflow(a, b, &r);
+#else
+  if (b > UINT64_MAX - a) return false;
+  r = a + b;
+  return true;
+#endif
+}
+
+}  // namespace strided::detail

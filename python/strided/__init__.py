@@ -1,0 +1,88 @@
+"""strided: a fast CPU engine for tensor data movement.
+
+DirectML's buffer-tensor model (sizes + strides) and its data-movement operators, validated
+against DirectML's rules and feature levels, plus XLA shapes and layouts. See README.md.
+"""
+
+from __future__ import annotations
+
+from . import _core
+from ._core import (
+    CompiledOperator,
+    DataType,
+    FeatureLevel,
+    TensorDesc,
+    ValidationError,
+    build_info,
+    calc_buffer_tensor_size,
+    get_num_threads,
+    packed_strides,
+    set_num_threads,
+)
+from ._types import install_enum_helpers as _install_enum_helpers
+from ._descs import (
+    GatherDesc,
+    GatherElementsDesc,
+    GatherNDDesc,
+    IdentityDesc,
+    JoinDesc,
+    ScatterDesc,
+    ScatterElementsDesc,
+    ScatterNDDesc,
+    Slice1Desc,
+    SliceDesc,
+    SplitDesc,
+    compile,
+)
+from ._functional import copy, join, slice, split
+from ._index import gather, gather_elements, gather_nd, scatter, scatter_nd
+from . import xla
+
+_install_enum_helpers()
+
+__version__: str = _core.version()
+
+
+def cmake_dir() -> str:
+    """Folder of the C++ package (strided-config.cmake) shipped in this installation."""
+    from ._cmake import cmake_dir as _cmake_dir
+
+    return _cmake_dir()
+
+
+__all__ = [
+    "CompiledOperator",
+    "DataType",
+    "FeatureLevel",
+    "GatherDesc",
+    "GatherElementsDesc",
+    "GatherNDDesc",
+    "IdentityDesc",
+    "JoinDesc",
+    "ScatterDesc",
+    "ScatterElementsDesc",
+    "ScatterNDDesc",
+    "Slice1Desc",
+    "SliceDesc",
+    "SplitDesc",
+    "TensorDesc",
+    "ValidationError",
+    "build_info",
+    "calc_buffer_tensor_size",
+    "cmake_dir",
+    "compile",
+    "copy",
+    "gather",
+    "gather_elements",
+    "gather_nd",
+    "get_num_threads",
+    "join",
+    "packed_strides",
+    "scatter",
+    "scatter_nd",
+    "set_num_threads",
+    "slice",
+    "split",
+    "xla",
+    "__version__",
+]

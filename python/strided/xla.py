@@ -1,0 +1,1 @@
+"""PLACEHOLDER (owned by the XLA work): strided.xla."""
