@@ -26,5 +26,6 @@ void register_types(pyb::module_& m);
 void register_ops(pyb::module_& m);
 void register_exec(pyb::module_& m);
 void register_xla(pyb::module_& m);
+void register_engine(pyb::module_& m);
 
 }  // namespace strided::py

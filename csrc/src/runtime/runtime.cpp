@@ -11,6 +11,10 @@
 #ifdef STRIDED_HAVE_OPENMP
 #include <omp.h>
 #endif
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#define STRIDED_HAVE_ATFORK 1
+#endif
 
 #ifndef STRIDED_VERSION
 #define STRIDED_VERSION "0.0.0"
@@ -37,6 +41,18 @@ std::atomic<int>& thread_setting() {
   return n;
 }
 
+// OpenMP runtimes (libgomp among them) can hang in a forked child whose parent had started a
+// thread pool. A child of fork() therefore runs single-threaded until set_num_threads() is
+// called in it (PyTorch does the same).
+std::atomic<bool> g_forked_child{false};
+#ifdef STRIDED_HAVE_ATFORK
+void on_fork_child() { g_forked_child.store(true, std::memory_order_relaxed); }
+const bool g_atfork_registered = [] {
+  pthread_atfork(nullptr, nullptr, &on_fork_child);
+  return true;
+}();
+#endif
+
 }  // namespace
 
 const char* version() noexcept { return STRIDED_VERSION; }
@@ -45,13 +61,17 @@ void set_num_threads(int n) {
   if (n < 1 || n > 1024)
     throw ValidationError("set_num_threads.n: must be between 1 and 1024, got " + std::to_string(n));
   thread_setting().store(n, std::memory_order_relaxed);
+  g_forked_child.store(false, std::memory_order_relaxed);
 }
 
-int get_num_threads() noexcept { return thread_setting().load(std::memory_order_relaxed); }
+int get_num_threads() noexcept {
+  return g_forked_child.load(std::memory_order_relaxed) ? 1 : thread_setting().load(std::memory_order_relaxed);
+}
 
 namespace detail {
 
 int resolve_threads(int requested) noexcept {
+  if (g_forked_child.load(std::memory_order_relaxed)) return 1;
   return requested > 0 ? requested : get_num_threads();
 }
 
