@@ -1,0 +1,30 @@
+import numpy as np
+import pytest
+
+import strided as sd
+
+ALL_DTYPES = [np.float32, np.float16, np.uint32, np.uint16, np.uint8, np.int32, np.int16, np.int8,
+              np.float64, np.uint64, np.int64]
+
+
+def random_array(rng: np.random.Generator, shape, dtype) -> np.ndarray:
+    """Random bits of the given dtype (so NaN payloads and -0.0 appear for floats)."""
+    dt = np.dtype(dtype)
+    n = int(np.prod(shape)) * dt.itemsize
+    return rng.integers(0, 256, size=n, dtype=np.uint8).view(dt).reshape(shape)
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    """Bit-exact equality (NaN payloads and signed zeros compared as bits)."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    u = np.dtype(f"u{a.dtype.itemsize}")
+    return bool(np.array_equal(np.ascontiguousarray(a).view(u), np.ascontiguousarray(b).view(u)))
+
+
+@pytest.fixture(params=[1, 2], ids=["1thread", "2threads"])
+def threads(request):
+    old = sd.get_num_threads()
+    sd.set_num_threads(request.param)
+    yield request.param
+    sd.set_num_threads(old)
