@@ -1,0 +1,165 @@
+"""describe() / describe_shape() / plot_layout against the memory maps the vendor pages draw
+(seed 003: DirectML sizes and strides; seed 004: XLA layouts), written out by hand here."""
+
+from __future__ import annotations
+
+from typing import List
+
+import pytest
+
+import strided as sd
+from strided import _layout
+
+ABC_DEF = [list("ABC"), list("DEF")]
+
+
+def rows(text: str) -> List[List[str]]:
+    """The 'offset' and 'stores' rows of a rendering, as token lists (wrapped chunks joined)."""
+    off: List[str] = []
+    val: List[str] = []
+    for line in text.splitlines():
+        if line.startswith("offset "):
+            off += line.split()[1:]
+        elif line.startswith("stores "):
+            val += line.split()[1:]
+    return [off, val]
+
+
+def test_row_major_2x3() -> None:
+    # seed 003: Offset 0..5 holds A B C D E F.
+    d = sd.TensorDesc("float32", [2, 3])
+    assert rows(_layout.describe(d, ABC_DEF)) == [list("012345"), list("ABCDEF")]
+    assert rows(_layout.describe(d))[1] == ["(0,0)", "(0,1)", "(0,2)", "(1,0)", "(1,1)", "(1,2)"]
+
+
+def test_column_major_2x3() -> None:
+    # seed 003: "height stride 1, width stride 2" -> A D B E C F.
+    d = sd.TensorDesc("float32", [2, 3], [1, 2])
+    assert rows(_layout.describe(d, ABC_DEF))[1] == list("ADBECF")
+
+
+def test_dhw_2x2x3() -> None:
+    # seed 003: DHW {2,2,3} strides {6,3,1} stores A..L in order; H = (1,0,1) lies at offset 7.
+    d = sd.TensorDesc("float32", [2, 2, 3], [6, 3, 1])
+    vals = [[list("ABC"), list("DEF")], [list("GHI"), list("JKL")]]
+    assert rows(_layout.describe(d, vals))[1] == list("ABCDEFGHIJKL")
+    m = _layout.memory_map(d)
+    assert m.cells[7].coords == ((1, 0, 1),) and m.cells[7].label == "(1,0,1)"
+
+
+def test_broadcast_rows() -> None:
+    # seed 003: a 2x3 tensor whose second row repeats the first is 3 elements with height stride 0.
+    d = sd.TensorDesc("float32", [2, 3], [0, 1])
+    text = _layout.describe(d)
+    assert rows(text) == [["0", "1", "2"], ["(*,0)", "(*,1)", "(*,2)"]]
+    assert "* = broadcast" in text
+    assert [c.kind for c in _layout.memory_map(d).cells] == ["broadcast"] * 3
+    assert rows(_layout.describe(d, [list("ABC"), list("ABC")]))[1] == list("ABC")
+
+
+def test_padded_rows() -> None:
+    # seed 003: | A | B | C | x | x | D | E | F | x | x | -- height stride 5 over a 10-element buffer.
+    d = sd.TensorDesc("float32", [2, 3], [5, 1], total_bytes=40)
+    text = _layout.describe(d, ABC_DEF)
+    assert rows(text) == [[str(i) for i in range(10)], list("ABCxxDEFxx")]
+    assert "x = padding" in text
+    # Without total_bytes the buffer ends at the last element (8 elements, 32 bytes).
+    assert rows(_layout.describe(sd.TensorDesc("float32", [2, 3], [5, 1])))[1][-1] == "(1,2)"
+
+
+def test_nhwc_strides() -> None:
+    # Packed NHWC of N=1, C=2, H=2, W=2: strides {8,1,4,2}; channels interleave per pixel.
+    d = sd.TensorDesc("float32", [1, 2, 2, 2], [8, 1, 4, 2])
+    expected = ["(0,0,0,0)", "(0,1,0,0)", "(0,0,0,1)", "(0,1,0,1)",
+                "(0,0,1,0)", "(0,1,1,0)", "(0,0,1,1)", "(0,1,1,1)"]
+    assert rows(_layout.describe(d))[1] == expected
+
+
+def test_overlap_and_rounding() -> None:
+    # Overlapping strides share elements; a FLOAT16 {3} buffer is rounded up to 8 bytes = 4 elements.
+    d = sd.TensorDesc("float32", [2, 2], [1, 1])
+    assert rows(_layout.describe(d))[1] == ["(0,0)", "(0,1)/(1,0)", "(1,1)"]
+    assert rows(_layout.describe(sd.TensorDesc("float16", [3])))[1] == ["(0)", "(1)", "(2)", "x"]
+
+
+def test_long_buffer_is_truncated_and_wrapped() -> None:
+    d = sd.TensorDesc("uint8", [1000, 1000])
+    text = _layout.describe(d, max_cells=40, width=60)
+    off, val = rows(text)
+    assert off == [str(i) for i in range(40)]
+    assert val[:2] == ["(0,0)", "(0,1)"] and val[-1] == "(0,39)"
+    assert "999960 more element(s) not shown" in text
+    assert all(len(line) <= 60 for line in text.splitlines() if line.startswith(("offset", "stores")))
+
+
+def test_describe_errors() -> None:
+    d = sd.TensorDesc("float32", [2, 3])
+    with pytest.raises(ValueError, match="values"):
+        _layout.describe(d, [1, 2, 3])
+    with pytest.raises(ValueError, match="max_cells"):
+        _layout.describe(d, max_cells=0)
+
+
+# ---------------------------------------------------------------- XLA (seed 004)
+
+def test_xla_column_and_row_major() -> None:
+    # seed 004: [2 x 3] with minor_to_major [0, 1] is "a d b e c f", with [1, 0] "a b c d e f".
+    abc = [list("abc"), list("def")]
+    col = sd.xla.Shape("f32", [2, 3], sd.xla.Layout([0, 1]))
+    row = sd.xla.Shape("f32", [2, 3])
+    assert rows(_layout.describe_shape(col, abc))[1] == list("adbecf")
+    assert rows(_layout.describe_shape(row, abc))[1] == list("abcdef")
+    assert rows(_layout.describe_shape(col))[1][:2] == ["(0,0)", "(1,0)"]
+
+
+def test_xla_padded_column_major() -> None:
+    # seed 004 / SPEC 5: f32[2,3] padded [3,5], minor_to_major {0,1}: "a d 0 b e 0 c f 0 0 0 0 0 0 0".
+    s = sd.xla.Shape("f32", [2, 3], sd.xla.Layout([0, 1], [3, 5]))
+    text = _layout.describe_shape(s, [list("abc"), list("def")])
+    assert rows(text)[1] == "a d 0 b e 0 c f 0 0 0 0 0 0 0".split()
+    assert "0 = padding (ZERO_PAD)" in text
+    one = sd.xla.Shape("s32", [2, 3], sd.xla.Layout([1, 0], [2, 4], "ONE_PAD"))
+    assert rows(_layout.describe_shape(one))[1] == ["(0,0)", "(0,1)", "(0,2)", "1", "(1,0)", "(1,1)", "(1,2)", "1"]
+
+
+def test_xla_stride_example() -> None:
+    # SPEC 5: F32[5,8,10,4]{3,2,1,0}: the stride of dimension 1 is 40, so (0,1,0,0) lies at 40.
+    s = sd.xla.Shape("f32", [5, 8, 10, 4])
+    m = _layout.shape_memory_map(s, max_cells=41)
+    assert m.cells[40].coords == ((0, 1, 0, 0),)
+    assert m.truncated == 5 * 8 * 10 * 4 - 41
+
+
+def test_xla_scalar() -> None:
+    s = sd.xla.Shape("f32", [])
+    assert rows(_layout.describe_shape(s)) == [["0"], ["()"]]
+
+
+# ---------------------------------------------------------------- plot_layout
+
+def test_plot_layout_draws_every_cell() -> None:
+    pytest.importorskip("matplotlib", reason="plot_layout is optional: needs matplotlib (strided[plot])")
+    d = sd.TensorDesc("float32", [2, 3], [5, 1], total_bytes=40)
+    fig = _layout.plot_layout(d, ABC_DEF)
+    ax = fig.axes[0]
+    texts = [t.get_text() for t in ax.texts]
+    assert texts[0::2] == list("ABCxxDEFxx")  # box labels, in offset order
+    assert texts[1::2] == [str(i) for i in range(10)]  # offsets above the boxes
+    assert len(ax.patches) == 2 * 10  # a filled box and its border per cell
+    s = sd.xla.Shape("f32", [2, 3], sd.xla.Layout([0, 1], [3, 5]))
+    assert len(_layout.plot_layout(s).axes[0].patches) == 2 * 15
+
+
+def test_plot_layout_without_matplotlib(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def fake_import(name: str, *args: object, **kwargs: object) -> object:
+        if name.startswith("matplotlib"):
+            raise ImportError("No module named 'matplotlib'")
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    with pytest.raises(ImportError, match="needs matplotlib"):
+        _layout.plot_layout(sd.TensorDesc("float32", [2]))
