@@ -22,6 +22,8 @@ namespace strided {
   X(UINT64, 10, 8, "uint64", std::uint64_t)       \
   X(INT64, 11, 8, "int64", std::int64_t)
 
+/// DML_TENSOR_DATA_TYPE. UNKNOWN (0) is never valid: every function taking a DataType throws
+/// ValidationError for it (the constexpr queries below return 0 / "unknown" / false instead).
 enum class DataType : std::uint32_t {
   UNKNOWN = 0,
 #define STRIDED_X(name, value, bytes, str, type) name = value,
@@ -84,11 +86,13 @@ constexpr bool is_signed_int_dtype(DataType t) noexcept {
 /// True for the three 64-bit types (not supported by DirectML before feature level 4_1).
 constexpr bool is_64bit_dtype(DataType t) noexcept { return itemsize(t) == 8; }
 
-/// Parses "float32" or "FLOAT32"; throws ValidationError for anything else.
+/// Parses a type name in any case ("float32", "FLOAT32"; "unknown" is not a type). Throws
+/// ValidationError ("dtype: unknown data type name '...'") for anything else.
 DataType parse_dtype(std::string_view name);
 
-/// Calls f(T{}) with T the storage type of `t` (the dispatch switch, generated once).
-/// Throws ValidationError for UNKNOWN.
+/// Calls f(T{}) with T the storage type of `t` (the dispatch switch, generated once) and
+/// returns what f returns. Throws ValidationError for UNKNOWN or an out-of-range value; passes
+/// on whatever f throws.
 template <class F>
 decltype(auto) dispatch_dtype(DataType t, F&& f);
 

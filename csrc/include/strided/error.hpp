@@ -6,7 +6,8 @@
 
 namespace strided {
 
-/// Base of every exception strided throws.
+/// Base of every exception strided throws (apart from std::bad_alloc when memory runs out).
+/// Catch strided::Error to handle all of them; what() is the message described above.
 class Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -18,13 +19,16 @@ class ValidationError : public Error {
   using Error::Error;
 };
 
-/// An index tensor holds a value outside [-size, size) (Python: IndexError).
+/// An index tensor holds a value outside [-size, size) (Python: IndexError). Thrown by
+/// CompiledOperator::execute before any output byte is written; the message names the first
+/// bad index and its position.
 class IndexError : public Error {
  public:
   using Error::Error;
 };
 
 /// A buffer is missing, too short, read-only or of the wrong count (Python: BufferError).
+/// Thrown by CompiledOperator::execute before anything is read or written.
 class BufferError : public Error {
  public:
   using Error::Error;

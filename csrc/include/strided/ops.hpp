@@ -108,7 +108,10 @@ struct ScatterNDDesc {
 using AnyDesc = std::variant<IdentityDesc, SplitDesc, JoinDesc, SliceDesc, Slice1Desc, GatherDesc,
                              GatherElementsDesc, GatherNDDesc, ScatterDesc, ScatterNDDesc>;
 
-/// Name of the description type ("Slice1Desc").
+// Every struct is a plain aggregate: constructing one checks nothing (its TensorDescs are each
+// valid by construction); validate() checks how the fields fit together.
+
+/// Name of the description type ("Slice1Desc"). Never throws (beyond std::bad_alloc).
 std::string desc_name(const AnyDesc& desc);
 
 /// Throws ValidationError naming the description, field and rule (e.g.
@@ -116,10 +119,13 @@ std::string desc_name(const AnyDesc& desc);
 /// `level`. No level = what strided executes (the newest level plus strided's extensions:
 /// tensors over 2^32-1 elements, scatter reductions).
 void validate(const AnyDesc& desc, std::optional<FeatureLevel> level = std::nullopt);
-/// validate() without the exception.
+/// validate() without the exception: false exactly when validate(desc, level) would throw
+/// ValidationError (an unknown `level` included). Never throws ValidationError.
 bool is_valid_at(const AnyDesc& desc, FeatureLevel level);
-/// The lowest feature level at which validate() passes; throws ValidationError (the newest
-/// level's reason) when no DirectML level accepts the description.
+/// The lowest feature level at which validate() passes (SPEC.md's example Slice1 -> FL_2_1).
+/// Throws ValidationError when no DirectML level accepts the description: the structural
+/// reason when validate(desc) fails, else the newest level's reason (a strided extension such
+/// as a scatter reduction, or a tensor over 2^32-1 elements).
 FeatureLevel min_feature_level(const AnyDesc& desc);
 
 }  // namespace strided

@@ -5,14 +5,20 @@
 
 namespace strided {
 
-/// Library version, "0.1.0".
+/// Library version, "0.1.0" (the Python package's __version__). Never throws.
 const char* version() noexcept;
-/// Threads used by execute when an operator was compiled with threads = 0. n >= 1; throws
-/// ValidationError otherwise. Default: STRIDED_NUM_THREADS, else the OpenMP default.
+/// Threads used by execute when an operator was compiled with threads = 0 (process-wide; read
+/// at each execute). Throws ValidationError unless 1 <= n <= 1024. Default: the environment
+/// variable STRIDED_NUM_THREADS (an integer 1..1024; anything else is ignored), else the OpenMP
+/// default (1 in a build without OpenMP). In a child of fork() execution stays single-threaded
+/// until set_num_threads() is called there (OpenMP pools do not survive fork).
 void set_num_threads(int n);
+/// The current setting (1 in a forked child that has not called set_num_threads). Never throws.
 int get_num_threads() noexcept;
-/// Key/value facts: version, compiler, openmp, simd_compiled (comma list), simd (in use),
-/// num_threads, max_threads.
+/// Key/value facts, all values strings: version, compiler, openmp (the _OPENMP date or "no"),
+/// max_threads, num_threads, simd_compiled (comma list of the kernel targets built in, e.g.
+/// "scalar,avx2,avx512"), simd (the target in use: the best the CPU supports, or the one forced
+/// by the environment variable STRIDED_SIMD). Throws only std::bad_alloc.
 std::map<std::string, std::string> build_info();
 
 }  // namespace strided

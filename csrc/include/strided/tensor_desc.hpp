@@ -11,7 +11,8 @@ namespace strided {
 /// Most dimensions a description may have (DirectML: DML_TENSOR_DIMENSION_COUNT_MAX1).
 inline constexpr int kMaxDims = 8;
 
-/// DML_TENSOR_FLAGS.
+/// DML_TENSOR_FLAGS. OWNED_BY_DML is meant for inputs (as in DirectML); it is kept for
+/// fidelity and changes no result.
 enum class TensorFlags : std::uint32_t { NONE = 0, OWNED_BY_DML = 1 };
 
 /// Minimum buffer size in bytes (DMLCalcBufferTensorSize): prod(sizes)*itemsize without
@@ -20,11 +21,15 @@ enum class TensorFlags : std::uint32_t { NONE = 0, OWNED_BY_DML = 1 };
 std::uint64_t calc_buffer_tensor_size(DataType dtype, const std::vector<std::int64_t>& sizes,
                                       const std::vector<std::int64_t>& strides = {});
 
-/// Packed strides (in elements) for `sizes`. `layout` is "NCHW" (row-major), "NHWC"
-/// (channel last; 4-d and 5-d only). Throws ValidationError on overflow or a bad layout.
+/// Packed strides (in elements) for `sizes`. `layout` is "NCHW" (row-major, any dimension
+/// count), "NHWC" (channel last; 4-d and 5-d only). Example: sizes {1,1,3,5} -> NCHW
+/// {15,15,5,1}, NHWC {15,1,5,1}. Throws ValidationError on a negative size, overflow, an
+/// unknown layout name, or "NHWC" with other than 4 or 5 dimensions.
 std::vector<std::int64_t> packed_strides(const std::vector<std::int64_t>& sizes,
                                          const std::string& layout = "NCHW");
-/// Packed strides for the dimension order `major_to_minor` (a permutation of 0..n-1).
+/// Packed strides for the dimension order `major_to_minor` (a permutation of 0..n-1, most
+/// major first: {0,1,2,3} is NCHW, {0,2,3,1} is NHWC). Throws ValidationError when it is not a
+/// permutation of 0..sizes.size()-1, on a negative size, or on overflow.
 std::vector<std::int64_t> packed_strides(const std::vector<std::int64_t>& sizes,
                                          const std::vector<int>& major_to_minor);
 
@@ -40,6 +45,7 @@ class TensorDesc {
              std::uint64_t total_bytes = 0, std::uint32_t alignment = 0,
              TensorFlags flags = TensorFlags::NONE);
 
+  // Accessors never throw.
   DataType dtype() const noexcept { return dtype_; }
   const std::vector<std::int64_t>& sizes() const noexcept { return sizes_; }
   /// Always the effective strides (packed ones when none were given).
@@ -54,13 +60,15 @@ class TensorDesc {
   std::size_t itemsize() const noexcept { return strided::itemsize(dtype_); }
   /// Minimum implied size in bytes (calc_buffer_tensor_size of this description).
   std::uint64_t min_bytes() const noexcept { return min_bytes_; }
-  /// Strides equal the packed row-major ones.
+  /// Strides equal the packed row-major ones (size-1 dimensions may have any stride).
   bool is_packed() const noexcept;
   /// Some dimension of size > 1 has stride 0.
   bool is_broadcast() const noexcept;
-  /// "TensorDesc(FLOAT32, sizes={2,3}, strides={3,1}, total_bytes=24)".
+  /// "TensorDesc(FLOAT32, sizes={2,3}, strides={3,1}, total_bytes=24)" (Python's repr too).
   std::string to_string() const;
 
+  /// Equal when dtype, sizes, effective strides, total_bytes, alignment and flags are equal (so
+  /// explicit packed strides equal absent ones). hash() agrees with ==.
   friend bool operator==(const TensorDesc& a, const TensorDesc& b) noexcept;
   friend bool operator!=(const TensorDesc& a, const TensorDesc& b) noexcept { return !(a == b); }
   std::size_t hash() const noexcept;
