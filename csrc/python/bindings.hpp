@@ -22,7 +22,29 @@ std::vector<std::int64_t> to_int_vector(pyb::handle seq, const char* field);
 /// Tuple of ints.
 pyb::tuple to_tuple(const std::vector<std::int64_t>& v);
 
+/// An array argument of a functional call: dtype, element-0 pointer, shape and BYTE strides (a
+/// 0-d array is seen as shape (1,)); `keep` holds the array alive.
+struct Arr {
+  pyb::object keep;
+  DataType dtype = DataType::UNKNOWN;
+  void* data = nullptr;
+  int ndim = 0;
+  std::int64_t shape[kMaxDims] = {};
+  std::int64_t strides[kMaxDims] = {};
+};
+/// Reads an array argument (numpy arrays as they are; anything else through numpy.asarray for
+/// inputs). Errors name `field`: TypeError (not an array, object dtype), BufferError (read-only
+/// output), ValidationError (dtype without a DirectML type, more than 8 dimensions).
+Arr to_arr(pyb::handle h, const std::string& field, bool writable);
+bool is_empty(const Arr& x);
+/// Operator codes of the functional path.
+enum Code : int { IDENTITY = 0, SPLIT, JOIN, SLICE1, GATHER, GATHER_ELEMENTS, GATHER_ND, SCATTER, SCATTER_ND };
+/// Validates (first time per key), plans (cached) and runs operator `code` on arrays; releases the GIL.
+void run_arrays(int code, const std::vector<std::int64_t>& params, const std::vector<Arr>& ins,
+                const std::vector<Arr>& outs);
+
 void register_types(pyb::module_& m);
+void register_functional(pyb::module_& m);
 void register_ops(pyb::module_& m);
 void register_exec(pyb::module_& m);
 void register_xla(pyb::module_& m);

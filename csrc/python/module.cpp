@@ -6,6 +6,7 @@ PYBIND11_MODULE(_core, m) {
   strided::py::register_types(m);
   strided::py::register_ops(m);
   strided::py::register_exec(m);
+  strided::py::register_functional(m);
   strided::py::register_xla(m);
   strided::py::register_engine(m);
 }

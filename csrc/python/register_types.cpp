@@ -2,6 +2,7 @@
 #include <pybind11/native_enum.h>
 
 #include "bindings.hpp"
+#include "util/checked.hpp"
 
 namespace strided::py {
 
@@ -13,6 +14,28 @@ DataType to_dtype(pyb::handle obj) {
     const auto t = static_cast<DataType>(v);
     if (v < 0 || !is_valid_dtype(t)) throw ValidationError("dtype: unknown data type " + std::to_string(v));
     return t;
+  }
+  if (pyb::isinstance<pyb::dtype>(obj)) {
+    // Fast path (every functional call): read kind/itemsize/byteorder straight off the descriptor.
+    const auto d = pyb::reinterpret_borrow<pyb::dtype>(obj);
+    const char order = d.byteorder();
+    const bool native = order == '=' || order == '|' ||
+                        (order == (PY_LITTLE_ENDIAN ? '<' : '>'));
+    if (native) {
+      const char kind = d.kind();
+      const auto size = d.itemsize();
+      if (kind == 'f' && size == 2) return DataType::FLOAT16;
+      if (kind == 'f' && size == 4) return DataType::FLOAT32;
+      if (kind == 'f' && size == 8) return DataType::FLOAT64;
+      if (kind == 'i' && size == 1) return DataType::INT8;
+      if (kind == 'i' && size == 2) return DataType::INT16;
+      if (kind == 'i' && size == 4) return DataType::INT32;
+      if (kind == 'i' && size == 8) return DataType::INT64;
+      if (kind == 'u' && size == 1) return DataType::UINT8;
+      if (kind == 'u' && size == 2) return DataType::UINT16;
+      if (kind == 'u' && size == 4) return DataType::UINT32;
+      if (kind == 'u' && size == 8) return DataType::UINT64;
+    }
   }
   pyb::object dt;
   try {
@@ -116,17 +139,31 @@ TensorDesc desc_from_array(const pyb::array& a) {
   const DataType t = to_dtype(a.dtype());
   const auto item = static_cast<std::int64_t>(itemsize(t));
   if (a.ndim() == 0) throw ValidationError("TensorDesc.from_array: a 0-d array has no DirectML description; reshape it to (1,)");
-  std::vector<std::int64_t> sizes, strides;
-  for (pyb::ssize_t i = 0; i < a.ndim(); ++i) {
-    const std::int64_t s = a.strides(i);
+  const auto n = static_cast<std::size_t>(a.ndim());
+  std::vector<std::int64_t> sizes(n), strides(n);
+  for (std::size_t i = n; i-- > 0;) {
+    const auto d = static_cast<pyb::ssize_t>(i);
+    sizes[i] = a.shape(d);
+    if (a.shape(d) == 1) {
+      // A size-1 dimension's stride is never used (numpy may hold anything there, even a
+      // negative value): give it the packed continuation so a C-contiguous array's description
+      // equals the packed one.
+      std::uint64_t next = 1;
+      if (i + 1 < n && (!detail::checked_mul(static_cast<std::uint64_t>(strides[i + 1]),
+                                             static_cast<std::uint64_t>(sizes[i + 1]), next) ||
+                        next > static_cast<std::uint64_t>(INT64_MAX)))
+        next = 0;
+      strides[i] = static_cast<std::int64_t>(next);
+      continue;
+    }
+    const std::int64_t s = a.strides(d);
     if (s < 0)
       throw ValidationError("TensorDesc.from_array: strides[" + std::to_string(i) +
                             "] is negative; DirectML strides are non-negative (copy the array first)");
     if (s % item != 0)
       throw ValidationError("TensorDesc.from_array: strides[" + std::to_string(i) + "] = " + std::to_string(s) +
                             " bytes is not a multiple of the element size " + std::to_string(item));
-    sizes.push_back(a.shape(i));
-    strides.push_back(a.shape(i) == 1 ? 0 : s / item);
+    strides[i] = s / item;
   }
   return TensorDesc(t, sizes, strides);
 }
@@ -202,9 +239,16 @@ void register_types(pyb::module_& m) {
   m.def(
       "calc_buffer_tensor_size",
       [](pyb::handle dtype, pyb::handle sizes, pyb::handle strides) {
-        return calc_buffer_tensor_size(to_dtype(dtype), to_int_vector(sizes, "calc_buffer_tensor_size.sizes"),
-                                       strides.is_none() ? std::vector<std::int64_t>{}
-                                                         : to_int_vector(strides, "calc_buffer_tensor_size.strides"));
+        auto sz = to_int_vector(sizes, "calc_buffer_tensor_size.sizes");
+        std::vector<std::int64_t> st;
+        if (!strides.is_none()) {
+          st = to_int_vector(strides, "calc_buffer_tensor_size.strides");
+          // An empty sequence is not "no strides" (that is None): it has the wrong length.
+          if (st.empty() && !sz.empty())
+            throw ValidationError("calc_buffer_tensor_size.strides: must have one stride per dimension (" +
+                                  std::to_string(sz.size()) + "), got 0");
+        }
+        return calc_buffer_tensor_size(to_dtype(dtype), sz, st);
       },
       pyb::arg("dtype"), pyb::arg("sizes"), pyb::arg("strides") = pyb::none(),
       "DMLCalcBufferTensorSize: minimum buffer bytes, rounded up to a multiple of 4.");

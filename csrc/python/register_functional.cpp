@@ -1,0 +1,306 @@
+// The copy operators on arrays (sd.copy, sd.split, sd.join, sd.slice), written here in C++ so
+// that a call on a tiny array costs about what numpy's own copy costs: argument checks, output
+// allocation and the cached plan all happen without going back to Python.
+#include <string>
+
+#include "bindings.hpp"
+
+namespace strided::py {
+namespace {
+
+std::string shape_str(const std::int64_t* s, int n) {
+  std::string r = "(";
+  for (int i = 0; i < n; ++i) r += std::to_string(s[i]) + (n == 1 ? "," : (i + 1 < n ? ", " : ""));
+  return r + ")";
+}
+std::string shape_str(const pyb::array& a) {
+  std::vector<std::int64_t> s(a.shape(), a.shape() + a.ndim());
+  return shape_str(s.data(), static_cast<int>(a.ndim()));
+}
+
+// Field names are only formatted when something is wrong: the happy path allocates nothing.
+std::string field_at(const char* field, Py_ssize_t i) {
+  return i < 0 ? std::string(field) : std::string(field) + "[" + std::to_string(i) + "]";
+}
+
+std::int64_t to_index(pyb::handle h, const char* field, Py_ssize_t i = -1) {
+  if (PyLong_CheckExact(h.ptr())) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+    if (!overflow) return v;
+    throw ValidationError(field_at(field, i) + ": value does not fit in 64 bits");
+  }
+  if (PyBool_Check(h.ptr()) || !PyIndex_Check(h.ptr()))
+    throw pyb::type_error(field_at(field, i) + ": expected an integer, got " + std::string(pyb::repr(h)));
+  const long long v = PyLong_AsLongLong(pyb::reinterpret_steal<pyb::object>(PyNumber_Index(h.ptr())).ptr());
+  if (v == -1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    throw ValidationError(field_at(field, i) + ": value does not fit in 64 bits");
+  }
+  return v;
+}
+
+std::vector<std::int64_t> to_ints(pyb::handle seq, const char* field) {
+  if (PyUnicode_Check(seq.ptr()) || !PySequence_Check(seq.ptr()))
+    throw pyb::type_error(std::string(field) + ": expected a sequence of integers, got " + std::string(pyb::repr(seq)));
+  pyb::object fast = pyb::reinterpret_steal<pyb::object>(PySequence_Fast(seq.ptr(), "expected a sequence"));
+  if (!fast) throw pyb::error_already_set();
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
+  PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
+  std::vector<std::int64_t> v(static_cast<std::size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = to_index(items[i], field, i);
+  return v;
+}
+
+int norm_axis(pyb::handle axis, int ndim, const char* field = "axis") {
+  const std::int64_t a = to_index(axis, field);
+  if (a < -ndim || a >= ndim)
+    throw ValidationError(std::string(field) + ": " + std::to_string(a) + " is out of range for " + std::to_string(ndim) +
+                          " dimension(s)");
+  return static_cast<int>(a < 0 ? a + ndim : a);
+}
+
+pyb::array empty_like_shape(const Arr& proto, const std::vector<std::int64_t>& shape) {
+  return pyb::array(pyb::reinterpret_borrow<pyb::array>(proto.keep).dtype(),
+                    std::vector<pyb::ssize_t>(shape.begin(), shape.end()));
+}
+
+// Checks a caller's out= array: numpy array, exact shape and dtype, writable.
+Arr check_out(pyb::handle out, const Arr& like, const std::vector<std::int64_t>& shape, const std::string& field) {
+  if (!pyb::isinstance<pyb::array>(out))
+    throw pyb::type_error(field + ": expected a numpy array, got " + std::string(pyb::str(pyb::type::of(out).attr("__name__"))));
+  auto a = pyb::reinterpret_borrow<pyb::array>(out);
+  std::vector<std::int64_t> got(a.shape(), a.shape() + a.ndim());
+  if (got != shape)
+    throw ValidationError(field + ": expected shape " + shape_str(shape.data(), static_cast<int>(shape.size())) +
+                          ", got " + shape_str(a));
+  Arr o = to_arr(out, field, true);
+  if (o.dtype != like.dtype)
+    throw ValidationError(field + ": expected dtype " + std::string(dtype_name(like.dtype)) + ", got " +
+                          std::string(dtype_name(o.dtype)));
+  return o;
+}
+
+std::vector<std::int64_t> shape_of(const pyb::array& a) { return {a.shape(), a.shape() + a.ndim()}; }
+
+// ---------------------------------------------------------------- copy
+pyb::object copy(pyb::handle src, pyb::handle out) {
+  if (!pyb::isinstance<pyb::array>(out))
+    throw pyb::type_error("out: expected a numpy array, got " + std::string(pyb::str(pyb::type::of(out).attr("__name__"))));
+  Arr s = to_arr(src, "src", false);
+  Arr o = to_arr(out, "out", true);
+  if (s.dtype != o.dtype)
+    throw ValidationError("out: dtype " + std::string(dtype_name(o.dtype)) + " differs from src dtype " +
+                          std::string(dtype_name(s.dtype)) + " (copy never converts)");
+  const auto out_arr = pyb::reinterpret_borrow<pyb::array>(out);
+  const auto src_arr = pyb::reinterpret_borrow<pyb::array>(s.keep);
+  // numpy broadcasting: align right; size-1 (or missing) source dims get stride 0.
+  const int on = o.ndim, sn = static_cast<int>(src_arr.ndim());
+  if (sn > static_cast<int>(out_arr.ndim()) && !(sn == 1 && src_arr.shape(0) == 1 && out_arr.ndim() == 0))
+    throw ValidationError("src: shape " + shape_str(src_arr) + " does not broadcast to out shape " + shape_str(out_arr));
+  Arr b = s;
+  b.ndim = on;
+  for (int d = 0; d < on; ++d) {
+    const int sd_ = d - (on - sn);
+    const std::int64_t n = o.shape[d];
+    if (sd_ < 0) {
+      b.shape[d] = n;
+      b.strides[d] = 0;
+    } else if (src_arr.shape(sd_) == n) {
+      b.shape[d] = n;
+      b.strides[d] = src_arr.strides(sd_);
+    } else if (src_arr.shape(sd_) == 1) {
+      b.shape[d] = n;
+      b.strides[d] = 0;
+    } else {
+      throw ValidationError("src: shape " + shape_str(src_arr) + " does not broadcast to out shape " + shape_str(out_arr));
+    }
+  }
+  if (sn == 0) {  // a 0-d source is one element broadcast everywhere
+    for (int d = 0; d < on; ++d) b.strides[d] = 0;
+  }
+  if (!is_empty(o)) run_arrays(IDENTITY, {}, {b}, {o});
+  return pyb::reinterpret_borrow<pyb::object>(out);
+}
+
+// ---------------------------------------------------------------- slice
+pyb::object slice(pyb::handle x, pyb::handle offsets, pyb::handle sizes, pyb::handle strides, pyb::handle out) {
+  Arr a = to_arr(x, "x", false);
+  const int n = a.ndim;
+  auto off = to_ints(offsets, "Slice1Desc.offsets");
+  auto siz = to_ints(sizes, "Slice1Desc.sizes");
+  auto st = strides.is_none() ? std::vector<std::int64_t>(static_cast<std::size_t>(n), 1)
+                              : to_ints(strides, "Slice1Desc.strides");
+  const char* names[] = {"offsets", "sizes", "strides"};
+  const std::vector<std::int64_t>* lists[] = {&off, &siz, &st};
+  for (int k = 0; k < 3; ++k)
+    if (static_cast<int>(lists[k]->size()) != n)
+      throw ValidationError(std::string("Slice1Desc.") + names[k] + ": must have one value per input dimension (" +
+                            std::to_string(n) + "), got " + std::to_string(lists[k]->size()));
+  std::vector<std::int64_t> shape(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    if (st[u] == 0) throw ValidationError("Slice1Desc.strides[" + std::to_string(i) + "]: stride must not be 0");
+    if (st[u] == INT64_MIN) throw ValidationError("Slice1Desc.strides[" + std::to_string(i) + "]: stride out of range");
+    shape[u] = siz[u] <= 0 ? 0 : 1 + (siz[u] - 1) / (st[u] < 0 ? -st[u] : st[u]);
+  }
+  pyb::object res;
+  Arr o;
+  if (out.is_none()) {
+    if (pyb::reinterpret_borrow<pyb::array>(a.keep).ndim() == 0 && n == 1) {
+      res = pyb::array(pyb::reinterpret_borrow<pyb::array>(a.keep).dtype(), std::vector<pyb::ssize_t>{shape[0]});
+    } else {
+      res = empty_like_shape(a, shape);
+    }
+    o = to_arr(res, "out", true);
+  } else {
+    if (!pyb::isinstance<pyb::array>(out))
+      throw pyb::type_error("out: expected a numpy array, got " + std::string(pyb::str(pyb::type::of(out).attr("__name__"))));
+    const auto oa = pyb::reinterpret_borrow<pyb::array>(out);
+    o = check_out(out, a, shape_of(oa), "out");
+    if (o.ndim != n) throw ValidationError("out: must have " + std::to_string(n) + " dimensions, got " + std::to_string(o.ndim));
+    res = pyb::reinterpret_borrow<pyb::object>(out);
+  }
+  if (is_empty(a) || is_empty(o)) {
+    for (int i = 0; i < n; ++i) {
+      const auto u = static_cast<std::size_t>(i);
+      if (off[u] < 0 || siz[u] < 0 || off[u] > a.shape[i] - siz[u])
+        throw ValidationError("Slice1Desc.sizes[" + std::to_string(i) + "]: window [" + std::to_string(off[u]) + ", " +
+                              std::to_string(off[u] + siz[u]) + ") exceeds input size " + std::to_string(a.shape[i]));
+    }
+    return res;
+  }
+  std::vector<std::int64_t> prm;
+  prm.reserve(3 * static_cast<std::size_t>(n));
+  prm.insert(prm.end(), off.begin(), off.end());
+  prm.insert(prm.end(), siz.begin(), siz.end());
+  prm.insert(prm.end(), st.begin(), st.end());
+  run_arrays(SLICE1, prm, {a}, {o});
+  return res;
+}
+
+// ---------------------------------------------------------------- split / join
+pyb::list split(pyb::handle x, pyb::handle parts, pyb::handle axis, pyb::handle out) {
+  Arr a = to_arr(x, "x", false);
+  const int ax = norm_axis(axis, a.ndim);
+  const std::int64_t n = a.shape[ax];
+  std::vector<std::int64_t> sizes;
+  if (PyIndex_Check(parts.ptr()) && !PyBool_Check(parts.ptr())) {
+    const std::int64_t k = to_index(parts, "split");
+    if (k < 1) throw ValidationError("split: the number of parts must be at least 1, got " + std::to_string(k));
+    if (n % k)
+      throw ValidationError("split: axis " + std::to_string(ax) + " of size " + std::to_string(n) +
+                            " does not divide into " + std::to_string(k) + " equal parts");
+    if (k > 1'000'000) throw ValidationError("split: too many parts (" + std::to_string(k) + ")");
+    sizes.assign(static_cast<std::size_t>(k), n / k);
+  } else {
+    sizes = to_ints(parts, "split");
+    if (sizes.empty()) throw ValidationError("split: needs at least one part size");
+    std::int64_t total = 0;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      if (sizes[i] < 0)
+        throw ValidationError("split[" + std::to_string(i) + "]: part size must not be negative, got " +
+                              std::to_string(sizes[i]));
+      if (sizes[i] > n) throw ValidationError("split[" + std::to_string(i) + "]: part size exceeds the axis size");
+      total += sizes[i];
+    }
+    if (total != n)
+      throw ValidationError("split: part sizes sum to " + std::to_string(total) + ", not to axis " + std::to_string(ax) +
+                            " size " + std::to_string(n));
+  }
+  std::vector<std::int64_t> shape(a.shape, a.shape + a.ndim);
+  pyb::list result;
+  std::vector<Arr> live;
+  std::vector<pyb::handle> outs;
+  if (!out.is_none()) {
+    if (PyUnicode_Check(out.ptr()) || !PySequence_Check(out.ptr()))
+      throw pyb::type_error("out: expected a sequence of numpy arrays");
+    const auto seq = pyb::reinterpret_borrow<pyb::sequence>(out);
+    if (pyb::len(seq) != sizes.size())
+      throw ValidationError("out: expected " + std::to_string(sizes.size()) + " arrays, got " + std::to_string(pyb::len(seq)));
+    for (std::size_t k = 0; k < sizes.size(); ++k) outs.push_back(seq[k]);
+  }
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    shape[static_cast<std::size_t>(ax)] = sizes[k];
+    const std::string field = "out[" + std::to_string(k) + "]";
+    Arr o;
+    if (out.is_none()) {
+      pyb::object arr = empty_like_shape(a, shape);
+      o = to_arr(arr, field, true);
+      result.append(arr);
+    } else {
+      o = check_out(outs[k], a, shape, field);
+      result.append(outs[k]);
+    }
+    if (!is_empty(o)) live.push_back(o);
+  }
+  if (!live.empty() && !is_empty(a)) run_arrays(SPLIT, {ax}, {a}, live);
+  return result;
+}
+
+pyb::object join(pyb::handle arrays, pyb::handle axis, pyb::handle out) {
+  if (PyUnicode_Check(arrays.ptr()) || !PySequence_Check(arrays.ptr()))
+    throw pyb::type_error("arrays: expected a sequence of arrays");
+  const auto seq = pyb::reinterpret_borrow<pyb::sequence>(arrays);
+  const std::size_t count = pyb::len(seq);
+  if (count == 0) throw ValidationError("arrays: needs at least one array");
+  std::vector<Arr> ins;
+  for (std::size_t i = 0; i < count; ++i) ins.push_back(to_arr(seq[i], "arrays[" + std::to_string(i) + "]", false));
+  const Arr& first = ins[0];
+  const int ax = norm_axis(axis, first.ndim);
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const Arr& x = ins[i];
+    if (x.dtype != first.dtype)
+      throw ValidationError("arrays[" + std::to_string(i) + "]: dtype " + std::string(dtype_name(x.dtype)) +
+                            " differs from arrays[0] dtype " + std::string(dtype_name(first.dtype)));
+    bool ok = x.ndim == first.ndim;
+    for (int d = 0; ok && d < x.ndim; ++d) ok = d == ax || x.shape[d] == first.shape[d];
+    if (!ok)
+      throw ValidationError("arrays[" + std::to_string(i) + "]: shape " + shape_str(x.shape, x.ndim) +
+                            " must equal arrays[0] shape " + shape_str(first.shape, first.ndim) +
+                            " except along axis " + std::to_string(ax));
+    total += x.shape[ax];
+  }
+  std::vector<std::int64_t> shape(first.shape, first.shape + first.ndim);
+  shape[static_cast<std::size_t>(ax)] = total;
+  pyb::object res;
+  Arr o;
+  if (out.is_none()) {
+    res = empty_like_shape(first, shape);
+    o = to_arr(res, "out", true);
+  } else {
+    o = check_out(out, first, shape, "out");
+    res = pyb::reinterpret_borrow<pyb::object>(out);
+  }
+  std::vector<Arr> live;
+  for (const Arr& x : ins)
+    if (!is_empty(x)) live.push_back(x);
+  if (!live.empty() && !is_empty(o)) run_arrays(JOIN, {ax}, live, {o});
+  return res;
+}
+
+}  // namespace
+
+void register_functional(pyb::module_& m) {
+  m.def("copy", &copy, pyb::arg("src"), pyb::arg("out"),
+        "Identity: out[...] = src, with src broadcast to out.shape by numpy's rules.\n\n"
+        "Bit-exact for every dtype (NaN payloads and -0.0 survive); any strides on both sides; overlapping\n"
+        "src and out give numpy's result. out must be a writable numpy array of exactly src's dtype.\n"
+        "Returns out.");
+  m.def("slice", &slice, pyb::arg("x"), pyb::arg("offsets"), pyb::arg("sizes"), pyb::arg("strides") = pyb::none(),
+        pyb::arg("out") = pyb::none(),
+        "DirectML Slice1: read the window offsets/sizes of x with signed, non-zero strides.\n\n"
+        "A negative stride walks the window backwards from its far end. The result has\n"
+        "1 + (sizes[i] - 1) // abs(strides[i]) elements per dimension, or out's shape when out is given\n"
+        "(1 <= out.shape[i] <= that). Returns a new C-contiguous array or out.");
+  m.def("split", &split, pyb::arg("x"), pyb::arg("split"), pyb::arg("axis") = 0, pyb::arg("out") = pyb::none(),
+        "DirectML Split: cut x along axis into parts.\n\n"
+        "split is a number of equal parts or a sequence of part SIZES summing to x.shape[axis] (as DirectML,\n"
+        "ONNX and torch.split; not numpy's cut points). out: a sequence of arrays of the parts' shapes.\n"
+        "Returns a list of arrays.");
+  m.def("join", &join, pyb::arg("arrays"), pyb::arg("axis") = 0, pyb::arg("out") = pyb::none(),
+        "DirectML Join: concatenate arrays along axis (numpy.concatenate). Returns a new array or out.");
+}
+
+}  // namespace strided::py
