@@ -1,5 +1,6 @@
 // compile / CompiledOperator.execute, and the functional entry point `_run` that the Python
 // functions (sd.copy, sd.split, ..., sd.scatter) call with numpy arrays.
+#include <algorithm>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -67,15 +68,19 @@ void execute_py(const CompiledOperator& op, const pyb::sequence& inputs, const p
 }
 
 // ---------------------------------------------------------------- functional path
-enum Code : int { IDENTITY = 0, SPLIT, JOIN, SLICE1, GATHER, GATHER_ELEMENTS, GATHER_ND, SCATTER, SCATTER_ND };
 
-struct Arr {
-  pyb::array a;
-  DataType dtype;
-};
-
+// An array argument of a functional call: its dtype, element-0 pointer, shape and BYTE strides
+// (a 0-d array is seen as shape (1,)). Holds a reference so the memory outlives the call.
 TensorDesc shape_desc(const Arr& x) {
-  std::vector<std::int64_t> sizes(x.a.shape(), x.a.shape() + x.a.ndim());
+  return TensorDesc(x.dtype, std::vector<std::int64_t>(x.shape, x.shape + x.ndim));
+}
+
+// shape_desc with leading 1s up to `nd` dimensions (the index operators' descriptions need
+// equal dimension counts).
+TensorDesc padded_desc(const Arr& x, int nd) {
+  // Arr (bindings.hpp) carries ndim/shape/strides directly; a 0-d array is seen as shape (1,).
+  std::vector<std::int64_t> sizes(static_cast<std::size_t>(std::max(0, nd - x.ndim)), 1);
+  sizes.insert(sizes.end(), x.shape, x.shape + x.ndim);
   return TensorDesc(x.dtype, sizes);
 }
 
@@ -83,15 +88,15 @@ View view_of_array(const Arr& x, bool is_output, int idx) {
   View v;
   v.where = detail::Operand{is_output, idx, 0};
   v.dtype = x.dtype;
-  v.sizes.assign(x.a.shape(), x.a.shape() + x.a.ndim());
-  v.strides.assign(x.a.strides(), x.a.strides() + x.a.ndim());
+  v.sizes.assign(x.shape, x.shape + x.ndim);
+  v.strides.assign(x.strides, x.strides + x.ndim);
   return v;
 }
 
 std::pair<std::int64_t, std::int64_t> extent_of(const Arr& x) {
   std::int64_t lo = 0, hi = 0;
-  for (pyb::ssize_t i = 0; i < x.a.ndim(); ++i) {
-    const std::int64_t span = (x.a.shape(i) - 1) * x.a.strides(i);
+  for (int i = 0; i < x.ndim; ++i) {
+    const std::int64_t span = (x.shape[i] - 1) * x.strides[i];
     (span < 0 ? lo : hi) += span;
   }
   return {lo, hi + static_cast<std::int64_t>(itemsize(x.dtype))};
@@ -138,7 +143,7 @@ std::shared_ptr<Program> build(int code, const std::vector<std::int64_t>& prm, c
     }
     case SLICE1: {
       need(1, 1, 0);
-      const std::size_t n = static_cast<std::size_t>(ins[0].a.ndim());
+      const std::size_t n = static_cast<std::size_t>(ins[0].ndim);
       if (prm.size() != 3 * n) throw ValidationError("slice: offsets, sizes and strides need one value per dimension");
       std::vector<std::int64_t> off(prm.begin(), prm.begin() + static_cast<long>(n)),
           sz(prm.begin() + static_cast<long>(n), prm.begin() + static_cast<long>(2 * n)),
@@ -147,22 +152,33 @@ std::shared_ptr<Program> build(int code, const std::vector<std::int64_t>& prm, c
       detail::lower_slice1(*p, vi[0], vo[0], off, sz, st);
       break;
     }
-    case GATHER:
+    case GATHER: {
+      // params: axis (of x), index_dimensions (= indices.ndim). The description wants equal
+      // dimension counts, so it is validated with leading 1s added; the kernel takes the arrays'
+      // own shapes (numpy take: x.shape[:axis] + indices.shape + x.shape[axis+1:]).
       need(2, 1, 2);
-      validate(GatherDesc{shape_desc(ins[0]), shape_desc(ins[1]), shape_desc(outs[0]), prm[0], prm[1]});
+      const int nd = std::max({ins[0].ndim, ins[1].ndim, outs[0].ndim});
+      const std::int64_t pad = nd - ins[0].ndim;
+      validate(GatherDesc{padded_desc(ins[0], nd), padded_desc(ins[1], nd), padded_desc(outs[0], nd), prm[0] + pad,
+                          prm[1]});
       detail::lower_gather(*p, vi[0], vi[1], vo[0], static_cast<int>(prm[0]), static_cast<int>(prm[1]));
       break;
+    }
     case GATHER_ELEMENTS:
       need(2, 1, 1);
       validate(GatherElementsDesc{shape_desc(ins[0]), shape_desc(ins[1]), shape_desc(outs[0]), prm[0]});
       detail::lower_gather_elements(*p, vi[0], vi[1], vo[0], static_cast<int>(prm[0]));
       break;
-    case GATHER_ND:
+    case GATHER_ND: {
+      // params: input rank, indices rank, batch dims; validated padded like GATHER.
       need(2, 1, 3);
-      validate(GatherNDDesc{shape_desc(ins[0]), shape_desc(ins[1]), shape_desc(outs[0]), prm[0], prm[1], prm[2]});
+      const int nd = std::max({ins[0].ndim, ins[1].ndim, outs[0].ndim});
+      validate(GatherNDDesc{padded_desc(ins[0], nd), padded_desc(ins[1], nd), padded_desc(outs[0], nd), prm[0], prm[1],
+                            prm[2]});
       detail::lower_gather_nd(*p, vi[0], vi[1], vo[0], static_cast<int>(prm[0]), static_cast<int>(prm[1]),
                               static_cast<int>(prm[2]));
       break;
+    }
     case SCATTER: {
       need(3, 1, 2);
       const auto red = reduction_of(prm[1]);
@@ -171,10 +187,12 @@ std::shared_ptr<Program> build(int code, const std::vector<std::int64_t>& prm, c
       break;
     }
     case SCATTER_ND: {
+      // params: input rank, indices rank, reduction; validated padded like GATHER.
       need(3, 1, 3);
       const auto red = reduction_of(prm[2]);
-      validate(ScatterNDDesc{shape_desc(ins[0]), shape_desc(ins[1]), shape_desc(ins[2]), shape_desc(outs[0]), prm[0],
-                             prm[1], red});
+      const int nd = std::max({ins[0].ndim, ins[1].ndim, ins[2].ndim});
+      validate(ScatterNDDesc{padded_desc(ins[0], nd), padded_desc(ins[1], nd), padded_desc(ins[2], nd),
+                             padded_desc(outs[0], nd), prm[0], prm[1], red});
       detail::lower_scatter_nd(*p, vi[0], vi[1], vi[2], vo[0], static_cast<int>(prm[0]), static_cast<int>(prm[1]),
                                red);
       break;
@@ -221,60 +239,129 @@ PlanCache& cache() {
   return *c;
 }
 
-void append(std::string& key, std::int64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); }
+}  // namespace
 
-Arr to_arr(pyb::handle h, const char* what, std::size_t i, bool writable) {
-  if (!pyb::isinstance<pyb::array>(h))
-    throw pyb::type_error(std::string(what) + "[" + std::to_string(i) + "]: expected a numpy array");
-  auto a = pyb::reinterpret_borrow<pyb::array>(h);
-  if (writable && !a.writeable())
-    throw BufferError(std::string(what) + "[" + std::to_string(i) + "]: output array is read-only");
-  return Arr{a, to_dtype(a.dtype())};
+Arr to_arr(pyb::handle h, const std::string& field, bool writable) {
+  Arr x;
+  if (pyb::isinstance<pyb::array>(h)) {
+    x.keep = pyb::reinterpret_borrow<pyb::object>(h);
+  } else {
+    if (writable) throw pyb::type_error(field + ": expected a numpy array, got " + std::string(pyb::str(pyb::type::of(h).attr("__name__"))));
+    x.keep = pyb::module_::import("numpy").attr("asarray")(h);
+  }
+  auto a = pyb::reinterpret_borrow<pyb::array>(x.keep);
+  if (a.dtype().kind() == 'O')
+    throw pyb::type_error(field + ": object arrays are not supported (dtype " + std::string(pyb::str(a.dtype())) + ")");
+  if (writable && !a.writeable()) throw BufferError(field + ": array is read-only");
+  try {
+    x.dtype = to_dtype(a.dtype());
+  } catch (const ValidationError& e) {
+    throw ValidationError(field + "." + e.what());
+  }
+  const auto nd = a.ndim();
+  if (nd > kMaxDims)
+    throw ValidationError(field + ": strided supports at most 8 dimensions, got " + std::to_string(nd));
+  x.data = writable ? a.mutable_data() : const_cast<void*>(a.data());
+  if (nd == 0) {
+    x.ndim = 1;
+    x.shape[0] = 1;
+    x.strides[0] = 0;
+  } else {
+    x.ndim = static_cast<int>(nd);
+    for (int d = 0; d < x.ndim; ++d) {
+      x.shape[d] = a.shape(d);
+      x.strides[d] = a.strides(d);
+    }
+  }
+  return x;
 }
 
-void run_functional(int code, const std::vector<std::int64_t>& prm, const pyb::sequence& inputs,
-                    const pyb::sequence& outputs) {
-  std::vector<Arr> ins, outs;
-  std::string key;
+bool is_empty(const Arr& x) {
+  for (int d = 0; d < x.ndim; ++d)
+    if (x.shape[d] == 0) return true;
+  return false;
+}
+
+namespace {
+void append(std::string& key, std::int64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); }
+}  // namespace
+
+void run_arrays(int code, const std::vector<std::int64_t>& prm, const std::vector<Arr>& ins,
+                const std::vector<Arr>& outs) {
+  thread_local std::string key;  // reused: no allocation per call once warm
+  key.clear();
   append(key, code);
   append(key, static_cast<std::int64_t>(prm.size()));
   for (auto v : prm) append(key, v);
-  auto add = [&](const Arr& x) {
-    append(key, static_cast<std::int64_t>(x.dtype));
-    append(key, x.a.ndim());
-    for (pyb::ssize_t d = 0; d < x.a.ndim(); ++d) {
-      append(key, x.a.shape(d));
-      append(key, x.a.strides(d));
+  append(key, static_cast<std::int64_t>(ins.size()));
+  for (const std::vector<Arr>* list : {&ins, &outs})
+    for (const Arr& x : *list) {
+      append(key, static_cast<std::int64_t>(x.dtype) << 8 | x.ndim);
+      key.append(reinterpret_cast<const char*>(x.shape), sizeof(std::int64_t) * static_cast<std::size_t>(x.ndim));
+      key.append(reinterpret_cast<const char*>(x.strides), sizeof(std::int64_t) * static_cast<std::size_t>(x.ndim));
     }
-  };
-  const std::size_t ni = pyb::len(inputs), no = pyb::len(outputs);
-  append(key, static_cast<std::int64_t>(ni));
-  for (std::size_t i = 0; i < ni; ++i) {
-    ins.push_back(to_arr(inputs[i], "inputs", i, false));
-    add(ins.back());
-  }
-  for (std::size_t o = 0; o < no; ++o) {
-    outs.push_back(to_arr(outputs[o], "outputs", o, true));
-    add(outs.back());
-  }
   std::shared_ptr<const Program> prog = cache().get(key);
   if (!prog) {
     prog = build(code, prm, ins, outs);
     cache().put(key, prog);
   }
-  std::vector<const std::byte*> ip(ni);
-  std::vector<std::byte*> op(no);
-  std::vector<std::pair<std::int64_t, std::int64_t>> ie(ni), oe(no);
+  const std::size_t ni = ins.size(), no = outs.size();
+  constexpr std::size_t kInline = 8;
+  const std::byte* ip_s[kInline];
+  std::byte* op_s[kInline];
+  std::pair<std::int64_t, std::int64_t> ie_s[kInline], oe_s[kInline];
+  std::vector<const std::byte*> ip_v;
+  std::vector<std::byte*> op_v;
+  std::vector<std::pair<std::int64_t, std::int64_t>> ie_v, oe_v;
+  const std::byte** ip = ip_s;
+  std::byte** op = op_s;
+  auto* ie = ie_s;
+  auto* oe = oe_s;
+  if (ni > kInline) {
+    ip_v.resize(ni);
+    ie_v.resize(ni);
+    ip = ip_v.data();
+    ie = ie_v.data();
+  }
+  if (no > kInline) {
+    op_v.resize(no);
+    oe_v.resize(no);
+    op = op_v.data();
+    oe = oe_v.data();
+  }
   for (std::size_t i = 0; i < ni; ++i) {
-    ip[i] = static_cast<const std::byte*>(ins[i].a.data());
+    ip[i] = static_cast<const std::byte*>(ins[i].data);
     ie[i] = extent_of(ins[i]);
   }
+  std::uint64_t bytes = 0;
   for (std::size_t o = 0; o < no; ++o) {
-    op[o] = static_cast<std::byte*>(outs[o].a.mutable_data());
+    op[o] = static_cast<std::byte*>(outs[o].data);
     oe[o] = extent_of(outs[o]);
+    std::uint64_t n = itemsize(outs[o].dtype);
+    for (int d = 0; d < outs[o].ndim; ++d) n *= static_cast<std::uint64_t>(outs[o].shape[d]);
+    bytes += n;
+  }
+  // Dropping and retaking the GIL costs about as much as copying a small tensor: keep it for
+  // small calls (they finish in well under a microsecond), release it for real work.
+  constexpr std::uint64_t kReleaseGilBytes = 16 * 1024;
+  if (bytes < kReleaseGilBytes && code <= SLICE1) {
+    detail::run_program(*prog, ip, ie, ni, op, oe, no);
+    return;
   }
   pyb::gil_scoped_release nogil;
-  detail::run_program(*prog, ip.data(), ie.data(), ni, op.data(), oe.data(), no);
+  detail::run_program(*prog, ip, ie, ni, op, oe, no);
+}
+
+namespace {
+
+void run_functional(int code, const std::vector<std::int64_t>& prm, const pyb::sequence& inputs,
+                    const pyb::sequence& outputs) {
+  std::vector<Arr> ins, outs;
+  for (std::size_t i = 0; i < pyb::len(inputs); ++i)
+    ins.push_back(to_arr(inputs[i], "inputs[" + std::to_string(i) + "]", false));
+  for (std::size_t o = 0; o < pyb::len(outputs); ++o)
+    outs.push_back(to_arr(outputs[o], "outputs[" + std::to_string(o) + "]", true));
+  run_arrays(code, prm, ins, outs);
 }
 
 }  // namespace
