@@ -31,4 +31,9 @@ void copy_strided(std::size_t width, const std::vector<std::int64_t>& sizes, con
                   const std::vector<std::int64_t>& src_strides, void* dst,
                   const std::vector<std::int64_t>& dst_strides, int threads);
 
+/// Reference points for the benchmarks: memcpy / memset split evenly over `threads` threads
+/// (one OpenMP region), the bandwidth every copy is measured against.
+void parallel_memcpy(void* dst, const void* src, std::size_t bytes, int threads);
+void parallel_memset(void* dst, int value, std::size_t bytes, int threads);
+
 }  // namespace strided::detail

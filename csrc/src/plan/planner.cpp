@@ -1,57 +1,269 @@
-// Reference planner: correct and slow. REPLACED by the real engine (see issue 3).
+// The copy planner and executor (DESIGN.md "One idea"): every operator's data movement is a
+// strided copy planned here once per compile and run by run_copy on every execute.
 #include <cstring>
+#include <string>
 
 #include "plan/copy_plan.hpp"
+#include "plan/plan_detail.hpp"
+#include "runtime/runtime.hpp"
+#include "runtime/simd.hpp"
+#include "strided/error.hpp"
+#include "util/checked.hpp"
+
+#ifdef STRIDED_HAVE_OPENMP
+#include <omp.h>
+#endif
 
 namespace strided::detail {
+namespace {
 
-class CopyPlan {
- public:
-  std::size_t width;
-  std::vector<std::int64_t> sizes, src, dst;
-};
+using i64 = std::int64_t;
+
+// Outputs at least this large are written with non-temporal stores: they would not stay in
+// the last-level cache anyway, and streaming saves the read-for-ownership of every line.
+constexpr std::uint64_t kStreamBytes = std::uint64_t{16} << 20;
+
+i64 iabs(i64 v) { return v < 0 ? -v : v; }
+
+int log2_width(std::size_t w) { return w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3; }
+
+// Outermost first: larger destination stride outside, then larger source stride.
+bool outer_before(const PlanDim& a, const PlanDim& b) {
+  if (a.ds != b.ds) return a.ds > b.ds;
+  return iabs(a.ss) > iabs(b.ss);
+}
+
+}  // namespace
+
+const char* kernel_kind_name(KernelKind k) noexcept {
+  switch (k) {
+    case KernelKind::Contig: return "contig";
+    case KernelKind::Fill: return "fill";
+    case KernelKind::Reverse: return "reverse";
+    case KernelKind::Gather: return "gather";
+    case KernelKind::Generic: return "generic";
+    case KernelKind::Transpose: return "transpose";
+    default: return "?";
+  }
+}
+
+std::string CopyPlan::describe() const {
+  if (empty) return "empty";
+  auto dim = [](const PlanDim& d) {
+    return std::to_string(d.n) + ":" + std::to_string(d.ss) + ":" + std::to_string(d.ds);
+  };
+  std::string s = std::string(kernel_kind_name(kind)) + " w" + std::to_string(width()) + " inner=" + dim(inner) +
+                  " row=" + dim(row) + " outer=[";
+  for (std::size_t i = 0; i < outer.size(); ++i) s += (i ? "," : "") + dim(outer[i]);
+  s += "] off=" + std::to_string(src_off) + ":" + std::to_string(dst_off);
+  if (stream) s += " stream";
+  return s;
+}
 
 std::shared_ptr<const CopyPlan> plan_copy(std::size_t width, const std::vector<std::int64_t>& sizes,
                                           const std::vector<std::int64_t>& src_strides,
                                           const std::vector<std::int64_t>& dst_strides) {
+  if (sizes.size() != src_strides.size() || sizes.size() != dst_strides.size())
+    throw ValidationError("plan_copy: sizes, src_strides and dst_strides must have the same length");
+  if (width == 0) throw ValidationError("plan_copy.width: element width must be at least 1 byte");
   auto p = std::make_shared<CopyPlan>();
-  p->width = width;
-  p->sizes = sizes;
-  p->src = src_strides;
-  p->dst = dst_strides;
+
+  // 1. Size-1 dimensions do not move anything; a zero-size one means there is nothing to do.
+  std::vector<PlanDim> dims;
+  std::uint64_t count = 1;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] < 0) throw ValidationError("plan_copy.sizes[" + std::to_string(i) + "]: size must not be negative");
+    if (sizes[i] == 0) {
+      p->empty = true;
+      return p;
+    }
+    if (!checked_mul(count, static_cast<std::uint64_t>(sizes[i]), count))
+      throw ValidationError("plan_copy.sizes: element count overflows");
+    if (sizes[i] > 1) dims.push_back(PlanDim{sizes[i], src_strides[i], dst_strides[i]});
+  }
+  if (!checked_mul(count, width, p->bytes)) throw ValidationError("plan_copy.sizes: byte count overflows");
+  p->same_strides = true;
+  for (const auto& d : dims) p->same_strides = p->same_strides && d.ss == d.ds;
+
+  // 2. Flip dimensions the destination walks backwards: the copy is the same set of element
+  //    assignments, visited with increasing destination addresses.
+  for (auto& d : dims) {
+    if (d.ds < 0) {
+      p->src_off += (d.n - 1) * d.ss;
+      p->dst_off += (d.n - 1) * d.ds;
+      d.ss = -d.ss;
+      d.ds = -d.ds;
+    }
+  }
+
+  // 3. Elements the kernels do not know (not 1/2/4/8 bytes) become runs of smaller ones.
+  std::size_t w = width;
+  if (w != 1 && w != 2 && w != 4 && w != 8) {
+    w = width % 8 == 0 ? 8 : width % 4 == 0 ? 4 : width % 2 == 0 ? 2 : 1;
+    dims.push_back(PlanDim{static_cast<i64>(width / w), static_cast<i64>(w), static_cast<i64>(w)});
+  }
+  const auto W = static_cast<i64>(w);
+  if (dims.empty()) dims.push_back(PlanDim{1, W, W});
+
+  // 4. Order: the destination's fastest dimension innermost (insertion sort: a handful of dims).
+  for (std::size_t i = 1; i < dims.size(); ++i)
+    for (std::size_t j = i; j > 0 && outer_before(dims[j], dims[j - 1]); --j) std::swap(dims[j], dims[j - 1]);
+
+  // 5. Coalesce a dimension into the one inside it when both operands step over it exactly.
+  std::vector<PlanDim> merged;  // innermost first while building
+  for (std::size_t j = dims.size(); j-- > 0;) {
+    const PlanDim& o = dims[j];
+    if (!merged.empty()) {
+      PlanDim& i = merged.back();
+      if (o.ss == i.ss * i.n && o.ds == i.ds * i.n) {
+        i.n *= o.n;
+        continue;
+      }
+    }
+    merged.push_back(o);
+  }
+  dims.assign(merged.rbegin(), merged.rend());
+
+  // 6. A short contiguous run (2, 4 or 8 bytes) inside an outer loop is one wider element.
+  if (dims.size() >= 2) {
+    const PlanDim& in = dims.back();
+    const i64 run = in.n * W;
+    if (in.ss == W && in.ds == W && (run == 2 || run == 4 || run == 8)) {
+      w = static_cast<std::size_t>(run);
+      dims.pop_back();
+    }
+  }
+  const auto Wd = static_cast<i64>(w);
+  if (dims.size() > 64) throw ValidationError("plan_copy.sizes: more than 64 dimensions of size > 1");
+  p->wlog = log2_width(w);
+
+  // 7. The inner kernel.
+  const std::size_t k = dims.size();
+  const PlanDim in = dims.back();
+  std::size_t b = k;  // the source's fastest other dimension
+  for (std::size_t j = 0; j + 1 < k; ++j)
+    if (dims[j].ss != 0 && (b == k || iabs(dims[j].ss) <= iabs(dims[b].ss))) b = j;
+  if (b != k && iabs(dims[b].ss) < iabs(in.ss)) {
+    // The two operands are fast along different dimensions: a 2-D transpose over (b, inner).
+    const PlanDim bd = dims[b];
+    dims.erase(dims.begin() + static_cast<std::ptrdiff_t>(b));
+    dims.insert(dims.end() - 1, bd);
+    p->kind = KernelKind::Transpose;
+  } else if (in.ds == Wd) {
+    p->kind = in.ss == Wd ? KernelKind::Contig
+              : in.ss == 0 ? KernelKind::Fill
+              : in.ss == -Wd ? KernelKind::Reverse
+                             : KernelKind::Gather;
+  } else {
+    p->kind = KernelKind::Generic;
+  }
+
+  p->inner = dims[k - 1];
+  if (k >= 2) p->row = dims[k - 2];
+  if (k >= 3) p->outer.assign(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(k - 2));
+  for (const auto& d : p->outer) p->outer_count *= d.n;
+  p->stream = p->bytes >= kStreamBytes && p->kind != KernelKind::Generic;
   return p;
 }
 
-void run_copy(const CopyPlan& p, const void* src, void* dst, int /*threads*/) {
-  const std::size_t n = p.sizes.size();
-  for (auto s : p.sizes)
-    if (s == 0) return;
-  std::vector<std::int64_t> idx(n, 0);
-  const auto* s = static_cast<const std::byte*>(src);
-  auto* d = static_cast<std::byte*>(dst);
-  while (true) {
-    std::int64_t so = 0, doff = 0;
-    for (std::size_t k = 0; k < n; ++k) {
-      so += idx[k] * p.src[k];
-      doff += idx[k] * p.dst[k];
-    }
-    std::memmove(d + doff, s + so, p.width);
-    std::size_t k = n;
-    while (k > 0) {
-      --k;
-      if (++idx[k] < p.sizes[k]) break;
-      idx[k] = 0;
-      if (k == 0) return;
-    }
-    if (n == 0) return;
+namespace {
+
+// Runs elements [e0, e1) of the flattened (outer..., row, inner) space. Rows are handed to the
+// kernel in batches of whole rows within one outer position; partial rows only at the ends.
+void run_span(const CopyPlan& p, CopyKernel kern, const std::byte* s, std::byte* d, i64 e0, i64 e1) {
+  const i64 n0 = p.inner.n, n1 = p.row.n;
+  const i64 ss0 = p.inner.ss, ds0 = p.inner.ds, ss1 = p.row.ss, ds1 = p.row.ds;
+  i64 r = e0 / n0, i = e0 % n0;
+  const i64 rend = e1 / n0, iend = e1 % n0;
+  // Odometer over the outer dimensions, positioned at row r.
+  const std::size_t no = p.outer.size();
+  i64 idx[64];
+  i64 o = r / n1, i1 = r % n1;
+  for (std::size_t j = no; j-- > 0;) {
+    const PlanDim& od = p.outer[j];
+    idx[j] = o % od.n;
+    o /= od.n;
+    s += idx[j] * od.ss;
+    d += idx[j] * od.ds;
   }
+  auto next_outer = [&] {
+    for (std::size_t j = no; j-- > 0;) {
+      const PlanDim& od = p.outer[j];
+      s += od.ss;
+      d += od.ds;
+      if (++idx[j] < od.n) return;
+      s -= od.n * od.ss;
+      d -= od.n * od.ds;
+      idx[j] = 0;
+    }
+  };
+  if (i != 0) {  // partial first row
+    const i64 stop = r == rend ? iend : n0;
+    kern(s + i1 * ss1 + i * ss0, d + i1 * ds1 + i * ds0, 1, ss1, ds1, stop - i, ss0, ds0);
+    if (r == rend) return;
+    ++r;
+    if (++i1 == n1) {
+      i1 = 0;
+      next_outer();
+    }
+  }
+  while (r < rend) {
+    const i64 rows = n1 - i1 < rend - r ? n1 - i1 : rend - r;
+    kern(s + i1 * ss1, d + i1 * ds1, rows, ss1, ds1, n0, ss0, ds0);
+    r += rows;
+    i1 += rows;
+    if (i1 == n1) {
+      i1 = 0;
+      next_outer();
+    }
+  }
+  if (iend > 0) kern(s + i1 * ss1, d + i1 * ds1, 1, ss1, ds1, iend, ss0, ds0);
 }
 
-std::uint64_t copy_plan_bytes(const CopyPlan& p) noexcept {
-  std::uint64_t b = p.width;
-  for (auto s : p.sizes) b *= static_cast<std::uint64_t>(s);
-  return b;
+}  // namespace
+
+void run_copy(const CopyPlan& p, const void* src, void* dst, int threads) {
+  if (p.empty || (p.same_strides && src == dst)) return;  // in-place identity: nothing moves
+  const auto* s = static_cast<const std::byte*>(src) + p.src_off;
+  auto* d = static_cast<std::byte*>(dst) + p.dst_off;
+  const CopyKernel kern = active_kernels().k[p.stream ? 1 : 0][static_cast<int>(p.kind)][p.wlog];
+  const int nt = threads > 1 ? threads_for_bytes(p.bytes, threads) : 1;
+  if (nt <= 1 && p.outer.empty()) {  // the common small case: one kernel call, nothing else
+    kern(s, d, p.row.n, p.row.ss, p.row.ds, p.inner.n, p.inner.ss, p.inner.ds);
+    return;
+  }
+  const i64 rows = p.outer_count * p.row.n;
+  const i64 total = rows * p.inner.n;
+  if (nt <= 1) {
+    run_span(p, kern, s, d, 0, total);
+    return;
+  }
+  // Split granule: whole rows when there are plenty (transposes: bands of 64 rows, one cache
+  // block), else cache-line-sized pieces of rows.
+  i64 g = p.inner.n;
+  if (p.kind == KernelKind::Transpose) {
+    if (rows >= 128 * static_cast<i64>(nt)) g *= 64;
+  } else if (rows < 4 * static_cast<i64>(nt)) {
+    g = i64{64} >> p.wlog;
+  }
+#ifdef STRIDED_HAVE_OPENMP
+#pragma omp parallel num_threads(nt)
+  {
+    const i64 t = omp_get_thread_num(), n = omp_get_num_threads();
+    auto bound = [&](i64 q) {
+      if (q >= n) return total;
+      const i64 e = (total / n) * q + (total % n) * q / n;
+      return e / g * g;
+    };
+    const i64 e0 = bound(t), e1 = bound(t + 1);
+    if (e0 < e1) run_span(p, kern, s, d, e0, e1);
+  }
+#else
+  run_span(p, kern, s, d, 0, total);
+#endif
 }
+
+std::uint64_t copy_plan_bytes(const CopyPlan& p) noexcept { return p.empty ? 0 : p.bytes; }
 
 void copy_strided(std::size_t width, const std::vector<std::int64_t>& sizes, const void* src,
                   const std::vector<std::int64_t>& src_strides, void* dst,

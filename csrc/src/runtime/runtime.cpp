@@ -1,4 +1,5 @@
 #include "runtime/runtime.hpp"
+#include "runtime/simd.hpp"
 
 #include <atomic>
 #include <cstdlib>
@@ -106,8 +107,8 @@ std::map<std::string, std::string> build_info() {
   info["max_threads"] = "1";
 #endif
   info["num_threads"] = std::to_string(get_num_threads());
-  info["simd_compiled"] = "scalar";
-  info["simd"] = "scalar";
+  info["simd_compiled"] = [] { std::string c; for (const auto& t : detail::simd_compiled()) c += (c.empty() ? "" : ",") + t; return c; }();
+  info["simd"] = detail::simd_active();
   return info;
 }
 }  // namespace strided

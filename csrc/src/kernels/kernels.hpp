@@ -1,0 +1,40 @@
+// The copy engine's inner kernels, one table per SIMD target (DESIGN.md: PyTorch's per-ISA
+// translation units behind a function-pointer table). Every kernel is a 2-D loop, PyTorch style:
+//   for r in [0, n1): for i in [0, n0): dst[r*ds1 + i*ds0] = src[r*ss1 + i*ss0]
+// over elements of W bytes (W = 1, 2, 4, 8: the table's last index is log2 W). Strides are bytes.
+// Each kind states what it assumes about the strides; the planner only picks a kind whose
+// assumptions hold.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace strided::detail {
+
+using CopyKernel = void (*)(const std::byte* s, std::byte* d, std::int64_t n1, std::int64_t ss1, std::int64_t ds1,
+                            std::int64_t n0, std::int64_t ss0, std::int64_t ds0);
+
+enum class KernelKind : std::uint8_t {
+  Contig,     // ss0 == ds0 == W: rows are memcpy-class runs
+  Fill,       // ss0 == 0, ds0 == W: broadcast one element along the row
+  Reverse,    // ss0 == -W, ds0 == W
+  Gather,     // ds0 == W, any ss0 (small-stride gather)
+  Generic,    // any strides
+  Transpose,  // 2-D tiled transpose; SIMD micro-tiles when ss1 == W and ds0 == W
+  Count
+};
+constexpr int kKernelKinds = static_cast<int>(KernelKind::Count);
+
+struct KernelTable {
+  const char* name;
+  // [streaming stores?][kind][log2 width]. Streaming (non-temporal) variants are for outputs
+  // larger than the cache; they fall back to ordinary stores where alignment does not allow.
+  CopyKernel k[2][kKernelKinds][4];
+};
+
+const KernelTable& kernels_scalar() noexcept;
+#if defined(STRIDED_HAVE_X86_SIMD)
+const KernelTable& kernels_avx2() noexcept;
+const KernelTable& kernels_avx512() noexcept;
+#endif
+
+}  // namespace strided::detail

@@ -1,0 +1,501 @@
+// Kernel bodies, compiled once per SIMD target: kernels_<target>.cpp defines STRIDED_KNS (a
+// namespace name) and includes this file, so the same templates become SSE2, AVX2 and AVX-512
+// code (highway's "foreach target" idea, without the library). Everything here lives in that
+// per-target namespace and uses no std:: templates that could be emitted out of line: the
+// linker must never merge an AVX-512 instantiation into the baseline code.
+#ifndef STRIDED_KNS
+#error "define STRIDED_KNS before including kernels_impl.hpp"
+#endif
+
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/kernels.hpp"
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+namespace strided::detail::STRIDED_KNS {
+namespace {
+
+using i64 = std::int64_t;
+using byte = std::byte;
+
+template <int W> struct Uint;
+template <> struct Uint<1> { using T = std::uint8_t; };
+template <> struct Uint<2> { using T = std::uint16_t; };
+template <> struct Uint<4> { using T = std::uint32_t; };
+template <> struct Uint<8> { using T = std::uint64_t; };
+template <int W> using U = typename Uint<W>::T;
+
+// Elements are moved as unsigned integers through memcpy: bit-exact (NaN payloads, -0.0) and
+// legal at any alignment (numpy arrays need not be aligned).
+template <int W> inline U<W> ld(const byte* p) {
+  U<W> v;
+  std::memcpy(&v, p, W);
+  return v;
+}
+template <int W> inline void st(byte* p, U<W> v) { std::memcpy(p, &v, W); }
+
+inline i64 imin(i64 a, i64 b) { return a < b ? a : b; }
+inline std::uintptr_t addr(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+
+// ------------------------------------------------------------------ full-width vectors
+#if defined(__AVX512F__)
+#define SK_VB 64
+using vec = __m512i;
+inline vec vload(const byte* p) { return _mm512_loadu_si512(p); }
+inline void vstore(byte* p, vec v) { _mm512_storeu_si512(p, v); }
+inline void vstream(byte* p, vec v) { _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v); }
+template <int W> inline vec vbroadcast(U<W> x) {
+  if constexpr (W == 1) return _mm512_set1_epi8(static_cast<char>(x));
+  else if constexpr (W == 2) return _mm512_set1_epi16(static_cast<short>(x));
+  else if constexpr (W == 4) return _mm512_set1_epi32(static_cast<int>(x));
+  else return _mm512_set1_epi64(static_cast<long long>(x));
+}
+template <int W> inline vec vreverse(vec v) {
+  if constexpr (W == 1) {
+    const __m512i in_lane = _mm512_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+                                            8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+                                            14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i r = _mm512_shuffle_epi8(v, in_lane);
+    return _mm512_shuffle_i64x2(r, r, 0x1B);
+  } else if constexpr (W == 2) {
+    const __m512i idx = _mm512_set_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                         22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+    return _mm512_permutexvar_epi16(idx, v);
+  } else if constexpr (W == 4) {
+    return _mm512_permutexvar_epi32(_mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), v);
+  } else {
+    return _mm512_permutexvar_epi64(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7), v);
+  }
+}
+#elif defined(__AVX2__)
+#define SK_VB 32
+using vec = __m256i;
+inline vec vload(const byte* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+inline void vstore(byte* p, vec v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+inline void vstream(byte* p, vec v) { _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v); }
+template <int W> inline vec vbroadcast(U<W> x) {
+  if constexpr (W == 1) return _mm256_set1_epi8(static_cast<char>(x));
+  else if constexpr (W == 2) return _mm256_set1_epi16(static_cast<short>(x));
+  else if constexpr (W == 4) return _mm256_set1_epi32(static_cast<int>(x));
+  else return _mm256_set1_epi64x(static_cast<long long>(x));
+}
+template <int W> inline vec vreverse(vec v) {
+  if constexpr (W == 1) {
+    const __m256i m = _mm256_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8,
+                                      9, 10, 11, 12, 13, 14, 15);
+    return _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, m), 0x4E);
+  } else if constexpr (W == 2) {
+    const __m256i m = _mm256_set_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 1, 0, 3, 2, 5, 4, 7, 6, 9,
+                                      8, 11, 10, 13, 12, 15, 14);
+    return _mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, m), 0x4E);
+  } else if constexpr (W == 4) {
+    return _mm256_permutevar8x32_epi32(v, _mm256_set_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  } else {
+    return _mm256_permute4x64_epi64(v, 0x1B);
+  }
+}
+#elif defined(__SSE2__)
+#define SK_VB 16
+using vec = __m128i;
+inline vec vload(const byte* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+inline void vstore(byte* p, vec v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+inline void vstream(byte* p, vec v) { _mm_stream_si128(reinterpret_cast<__m128i*>(p), v); }
+template <int W> inline vec vbroadcast(U<W> x) {
+  if constexpr (W == 1) return _mm_set1_epi8(static_cast<char>(x));
+  else if constexpr (W == 2) return _mm_set1_epi16(static_cast<short>(x));
+  else if constexpr (W == 4) return _mm_set1_epi32(static_cast<int>(x));
+  else return _mm_set1_epi64x(static_cast<long long>(x));
+}
+template <int W> inline vec vreverse(vec v) {
+  if constexpr (W == 1) {  // SSE2 has no byte shuffle: swap bytes in words, then reverse words
+    v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
+    return vreverse<2>(v);
+  } else if constexpr (W == 2) {
+    v = _mm_shufflehi_epi16(_mm_shufflelo_epi16(v, 0x1B), 0x1B);
+    return _mm_shuffle_epi32(v, 0x4E);
+  } else if constexpr (W == 4) {
+    return _mm_shuffle_epi32(v, 0x1B);
+  } else {
+    return _mm_shuffle_epi32(v, 0x4E);
+  }
+}
+#endif
+
+inline void fence() {
+#if defined(__SSE2__)
+  _mm_sfence();  // streaming stores are weakly ordered: publish them before the caller goes on
+#endif
+}
+
+// ------------------------------------------------------------------ contiguous rows
+template <bool NT> inline void copy_run(byte* d, const byte* s, std::size_t b) {
+#if defined(SK_VB)
+  if (NT && b >= 8 * SK_VB) {
+    const std::size_t head = (0 - addr(d)) & (SK_VB - 1);
+    std::memcpy(d, s, head);
+    d += head, s += head, b -= head;
+    for (; b >= 4 * SK_VB; b -= 4 * SK_VB, d += 4 * SK_VB, s += 4 * SK_VB) {
+      const vec v0 = vload(s), v1 = vload(s + SK_VB), v2 = vload(s + 2 * SK_VB), v3 = vload(s + 3 * SK_VB);
+      vstream(d, v0), vstream(d + SK_VB, v1), vstream(d + 2 * SK_VB, v2), vstream(d + 3 * SK_VB, v3);
+    }
+    for (; b >= SK_VB; b -= SK_VB, d += SK_VB, s += SK_VB) vstream(d, vload(s));
+  }
+#endif
+  std::memcpy(d, s, b);
+}
+
+template <int W, bool NT>
+void k_contig(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64, i64) {
+  const auto b = static_cast<std::size_t>(n0) * W;
+  for (i64 r = 0; r < n1; ++r) copy_run<NT>(d + r * ds1, s + r * ss1, b);
+  if (NT) fence();
+}
+
+// ------------------------------------------------------------------ broadcast fill
+template <int W, bool NT> inline void fill_row(byte* d, U<W> x, i64 n) {
+  i64 i = 0;
+#if defined(SK_VB)
+  constexpr i64 per = SK_VB / W;
+  if (n >= 2 * per) {
+    const vec v = vbroadcast<W>(x);  // d + i*W for any i keeps the pattern's phase
+    if (NT && addr(d) % W == 0) {
+      for (; (addr(d + i * W) & (SK_VB - 1)) != 0; ++i) st<W>(d + i * W, x);
+      for (; i + per <= n; i += per) vstream(d + i * W, v);
+    } else {
+      for (; i + per <= n; i += per) vstore(d + i * W, v);
+    }
+  }
+#endif
+  for (; i < n; ++i) st<W>(d + i * W, x);
+}
+
+template <int W, bool NT>
+void k_fill(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64, i64) {
+  for (i64 r = 0; r < n1; ++r) fill_row<W, NT>(d + r * ds1, ld<W>(s + r * ss1), n0);
+  if (NT) fence();
+}
+
+// ------------------------------------------------------------------ reversal: d[i] = s[-i]
+template <int W, bool NT> inline void reverse_row(byte* d, const byte* s, i64 n) {
+  i64 i = 0;
+#if defined(SK_VB)
+  constexpr i64 per = SK_VB / W;
+  if (NT && addr(d) % W == 0 && n >= 4 * per) {
+    for (; (addr(d + i * W) & (SK_VB - 1)) != 0; ++i) st<W>(d + i * W, ld<W>(s - i * W));
+    for (; i + 2 * per <= n; i += 2 * per) {
+      const vec a = vload(s - (i + per - 1) * W), b = vload(s - (i + 2 * per - 1) * W);
+      vstream(d + i * W, vreverse<W>(a));
+      vstream(d + (i + per) * W, vreverse<W>(b));
+    }
+  }
+  for (; i + per <= n; i += per) vstore(d + i * W, vreverse<W>(vload(s - (i + per - 1) * W)));
+#endif
+  for (; i < n; ++i) st<W>(d + i * W, ld<W>(s - i * W));
+}
+
+template <int W, bool NT>
+void k_reverse(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64, i64) {
+  for (i64 r = 0; r < n1; ++r) reverse_row<W, NT>(d + r * ds1, s + r * ss1, n0);
+  if (NT) fence();
+}
+
+// ------------------------------------------------------------------ strided source, contiguous destination
+template <int W, bool NT>
+void k_gather(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64) {
+  for (i64 r = 0; r < n1; ++r) {
+    const byte* sr = s + r * ss1;
+    byte* dr = d + r * ds1;
+    i64 i = 0;
+#if defined(SK_VB)
+    constexpr i64 per = SK_VB / W;
+    if (NT && addr(dr) % W == 0 && n0 >= 4 * per) {
+      for (; (addr(dr + i * W) & (SK_VB - 1)) != 0; ++i) st<W>(dr + i * W, ld<W>(sr + i * ss0));
+      for (; i + per <= n0; i += per) {
+        U<W> buf[per];  // gathered in registers / L1, then one streaming store
+        for (i64 j = 0; j < per; ++j) buf[j] = ld<W>(sr + (i + j) * ss0);
+        vstream(dr + i * W, vload(reinterpret_cast<const byte*>(buf)));
+      }
+    }
+#endif
+    for (; i < n0; ++i) st<W>(dr + i * W, ld<W>(sr + i * ss0));
+  }
+  if (NT) fence();
+}
+
+template <int W, bool NT>
+void k_generic(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64 ds0) {
+  for (i64 r = 0; r < n1; ++r)
+    for (i64 i = 0; i < n0; ++i) st<W>(d + r * ds1 + i * ds0, ld<W>(s + r * ss1 + i * ss0));
+}
+
+// ------------------------------------------------------------------ transpose micro-tiles
+// micro<W, NT>(s, sst, d, dst): T x T elements; source row k (at s + k*sst) holds T contiguous
+// elements, destination row j (at d + j*dst) receives element j of every source row.
+// Shuffles are pure data movement (no arithmetic), so float bit patterns survive.
+#if defined(__SSE2__)
+template <bool NT> inline void put128(byte* p, __m128i v) {
+  if (NT) _mm_stream_si128(reinterpret_cast<__m128i*>(p), v);
+  else _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+}
+inline __m128i get128(const byte* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+
+template <bool NT> inline void micro_u8_16(const byte* s, i64 sst, byte* d, i64 dst) {
+  __m128i r[16], a[16], b[16], c[16];
+  for (int k = 0; k < 16; ++k) r[k] = get128(s + k * sst);
+  for (int i = 0; i < 8; ++i) {
+    a[i] = _mm_unpacklo_epi8(r[2 * i], r[2 * i + 1]);
+    a[i + 8] = _mm_unpackhi_epi8(r[2 * i], r[2 * i + 1]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    b[i] = _mm_unpacklo_epi16(a[2 * i], a[2 * i + 1]);
+    b[i + 4] = _mm_unpackhi_epi16(a[2 * i], a[2 * i + 1]);
+    b[i + 8] = _mm_unpacklo_epi16(a[2 * i + 8], a[2 * i + 9]);
+    b[i + 12] = _mm_unpackhi_epi16(a[2 * i + 8], a[2 * i + 9]);
+  }
+  for (int g = 0; g < 4; ++g) {
+    c[4 * g + 0] = _mm_unpacklo_epi32(b[4 * g], b[4 * g + 1]);
+    c[4 * g + 1] = _mm_unpackhi_epi32(b[4 * g], b[4 * g + 1]);
+    c[4 * g + 2] = _mm_unpacklo_epi32(b[4 * g + 2], b[4 * g + 3]);
+    c[4 * g + 3] = _mm_unpackhi_epi32(b[4 * g + 2], b[4 * g + 3]);
+  }
+  for (int g = 0; g < 4; ++g) {
+    put128<NT>(d + (4 * g + 0) * dst, _mm_unpacklo_epi64(c[4 * g], c[4 * g + 2]));
+    put128<NT>(d + (4 * g + 1) * dst, _mm_unpackhi_epi64(c[4 * g], c[4 * g + 2]));
+    put128<NT>(d + (4 * g + 2) * dst, _mm_unpacklo_epi64(c[4 * g + 1], c[4 * g + 3]));
+    put128<NT>(d + (4 * g + 3) * dst, _mm_unpackhi_epi64(c[4 * g + 1], c[4 * g + 3]));
+  }
+}
+
+template <bool NT> inline void micro_u16_8(const byte* s, i64 sst, byte* d, i64 dst) {
+  __m128i r[8], a[8], c[8];
+  for (int k = 0; k < 8; ++k) r[k] = get128(s + k * sst);
+  for (int i = 0; i < 4; ++i) {
+    a[i] = _mm_unpacklo_epi16(r[2 * i], r[2 * i + 1]);      // columns 0..3 of rows 2i, 2i+1
+    a[i + 4] = _mm_unpackhi_epi16(r[2 * i], r[2 * i + 1]);  // columns 4..7
+  }
+  for (int h = 0; h < 2; ++h) {  // h: column half
+    c[4 * h + 0] = _mm_unpacklo_epi32(a[4 * h + 0], a[4 * h + 1]);
+    c[4 * h + 1] = _mm_unpackhi_epi32(a[4 * h + 0], a[4 * h + 1]);
+    c[4 * h + 2] = _mm_unpacklo_epi32(a[4 * h + 2], a[4 * h + 3]);
+    c[4 * h + 3] = _mm_unpackhi_epi32(a[4 * h + 2], a[4 * h + 3]);
+  }
+  for (int h = 0; h < 2; ++h) {
+    put128<NT>(d + (4 * h + 0) * dst, _mm_unpacklo_epi64(c[4 * h], c[4 * h + 2]));
+    put128<NT>(d + (4 * h + 1) * dst, _mm_unpackhi_epi64(c[4 * h], c[4 * h + 2]));
+    put128<NT>(d + (4 * h + 2) * dst, _mm_unpacklo_epi64(c[4 * h + 1], c[4 * h + 3]));
+    put128<NT>(d + (4 * h + 3) * dst, _mm_unpackhi_epi64(c[4 * h + 1], c[4 * h + 3]));
+  }
+}
+#endif
+
+#if defined(__AVX512F__)
+template <bool NT> inline void put512(byte* p, __m512i v) {
+  if (NT) _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
+  else _mm512_storeu_si512(p, v);
+}
+// 4x4 transpose of 128-bit lanes across (A, B, C, D): out[L] = (A.L, B.L, C.L, D.L).
+inline void lanes4x4(__m512i A, __m512i B, __m512i C, __m512i D, __m512i out[4]) {
+  const __m512i x0 = _mm512_shuffle_i32x4(A, B, 0x44), x1 = _mm512_shuffle_i32x4(A, B, 0xEE);
+  const __m512i y0 = _mm512_shuffle_i32x4(C, D, 0x44), y1 = _mm512_shuffle_i32x4(C, D, 0xEE);
+  out[0] = _mm512_shuffle_i32x4(x0, y0, 0x88);
+  out[1] = _mm512_shuffle_i32x4(x0, y0, 0xDD);
+  out[2] = _mm512_shuffle_i32x4(x1, y1, 0x88);
+  out[3] = _mm512_shuffle_i32x4(x1, y1, 0xDD);
+}
+template <bool NT> inline void micro_u32_16(const byte* s, i64 sst, byte* d, i64 dst) {
+  __m512i r[16], t[16], u[16];
+  for (int k = 0; k < 16; ++k) r[k] = _mm512_loadu_si512(s + k * sst);
+  for (int k = 0; k < 8; ++k) {
+    t[2 * k] = _mm512_unpacklo_epi32(r[2 * k], r[2 * k + 1]);
+    t[2 * k + 1] = _mm512_unpackhi_epi32(r[2 * k], r[2 * k + 1]);
+  }
+  for (int k = 0; k < 4; ++k) {  // u[4k+j] lane L: column 4L+j of rows 4k..4k+3
+    u[4 * k + 0] = _mm512_unpacklo_epi64(t[4 * k], t[4 * k + 2]);
+    u[4 * k + 1] = _mm512_unpackhi_epi64(t[4 * k], t[4 * k + 2]);
+    u[4 * k + 2] = _mm512_unpacklo_epi64(t[4 * k + 1], t[4 * k + 3]);
+    u[4 * k + 3] = _mm512_unpackhi_epi64(t[4 * k + 1], t[4 * k + 3]);
+  }
+  for (int j = 0; j < 4; ++j) {
+    __m512i o[4];
+    lanes4x4(u[j], u[4 + j], u[8 + j], u[12 + j], o);
+    for (int L = 0; L < 4; ++L) put512<NT>(d + (4 * L + j) * dst, o[L]);
+  }
+}
+template <bool NT> inline void micro_u64_8(const byte* s, i64 sst, byte* d, i64 dst) {
+  __m512i r[8], t[8];
+  for (int k = 0; k < 8; ++k) r[k] = _mm512_loadu_si512(s + k * sst);
+  for (int k = 0; k < 4; ++k) {  // t[2k+j] lane L: column 2L+j of rows 2k, 2k+1
+    t[2 * k] = _mm512_unpacklo_epi64(r[2 * k], r[2 * k + 1]);
+    t[2 * k + 1] = _mm512_unpackhi_epi64(r[2 * k], r[2 * k + 1]);
+  }
+  for (int j = 0; j < 2; ++j) {
+    __m512i o[4];
+    lanes4x4(t[j], t[2 + j], t[4 + j], t[6 + j], o);
+    for (int L = 0; L < 4; ++L) put512<NT>(d + (2 * L + j) * dst, o[L]);
+  }
+}
+#elif defined(__AVX2__)
+template <bool NT> inline void put256(byte* p, __m256i v) {
+  if (NT) _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+  else _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+}
+template <bool NT> inline void micro_u32_8(const byte* s, i64 sst, byte* d, i64 dst) {
+  __m256 r[8];
+  for (int k = 0; k < 8; ++k) r[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(s + k * sst));
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+  const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+  const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+  const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+  const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+  const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  const __m256 o[8] = {_mm256_permute2f128_ps(u0, u4, 0x20), _mm256_permute2f128_ps(u1, u5, 0x20),
+                       _mm256_permute2f128_ps(u2, u6, 0x20), _mm256_permute2f128_ps(u3, u7, 0x20),
+                       _mm256_permute2f128_ps(u0, u4, 0x31), _mm256_permute2f128_ps(u1, u5, 0x31),
+                       _mm256_permute2f128_ps(u2, u6, 0x31), _mm256_permute2f128_ps(u3, u7, 0x31)};
+  for (int k = 0; k < 8; ++k) put256<NT>(d + k * dst, _mm256_castps_si256(o[k]));
+}
+template <bool NT> inline void micro_u64_4(const byte* s, i64 sst, byte* d, i64 dst) {
+  __m256i r[4];
+  for (int k = 0; k < 4; ++k) r[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + k * sst));
+  const __m256i t0 = _mm256_unpacklo_epi64(r[0], r[1]), t1 = _mm256_unpackhi_epi64(r[0], r[1]);
+  const __m256i t2 = _mm256_unpacklo_epi64(r[2], r[3]), t3 = _mm256_unpackhi_epi64(r[2], r[3]);
+  put256<NT>(d, _mm256_permute2x128_si256(t0, t2, 0x20));
+  put256<NT>(d + dst, _mm256_permute2x128_si256(t1, t3, 0x20));
+  put256<NT>(d + 2 * dst, _mm256_permute2x128_si256(t0, t2, 0x31));
+  put256<NT>(d + 3 * dst, _mm256_permute2x128_si256(t1, t3, 0x31));
+}
+#elif defined(__SSE2__)
+template <bool NT> inline void micro_u32_4(const byte* s, i64 sst, byte* d, i64 dst) {
+  __m128i r[4];
+  for (int k = 0; k < 4; ++k) r[k] = get128(s + k * sst);
+  const __m128i t0 = _mm_unpacklo_epi32(r[0], r[1]), t1 = _mm_unpackhi_epi32(r[0], r[1]);
+  const __m128i t2 = _mm_unpacklo_epi32(r[2], r[3]), t3 = _mm_unpackhi_epi32(r[2], r[3]);
+  put128<NT>(d, _mm_unpacklo_epi64(t0, t2));
+  put128<NT>(d + dst, _mm_unpackhi_epi64(t0, t2));
+  put128<NT>(d + 2 * dst, _mm_unpacklo_epi64(t1, t3));
+  put128<NT>(d + 3 * dst, _mm_unpackhi_epi64(t1, t3));
+}
+template <bool NT> inline void micro_u64_2(const byte* s, i64 sst, byte* d, i64 dst) {
+  const __m128i r0 = get128(s), r1 = get128(s + sst);
+  put128<NT>(d, _mm_unpacklo_epi64(r0, r1));
+  put128<NT>(d + dst, _mm_unpackhi_epi64(r0, r1));
+}
+#endif
+
+// Micro-tile edge per width for this target (0: none, use the blocked scalar loop).
+template <int W> constexpr int tile_edge() {
+#if defined(__AVX512F__)
+  return W == 1 ? 16 : W == 2 ? 8 : W == 4 ? 16 : 8;
+#elif defined(__AVX2__)
+  return W == 1 ? 16 : W == 2 ? 8 : W == 4 ? 8 : 4;
+#elif defined(__SSE2__)
+  return W == 1 ? 16 : W == 2 ? 8 : W == 4 ? 4 : 2;
+#else
+  return 0;
+#endif
+}
+
+template <int W, bool NT> inline void micro(const byte* s, i64 sst, byte* d, i64 dst) {
+#if defined(__SSE2__)
+  if constexpr (W == 1) micro_u8_16<NT>(s, sst, d, dst);
+  else if constexpr (W == 2) micro_u16_8<NT>(s, sst, d, dst);
+#if defined(__AVX512F__)
+  else if constexpr (W == 4) micro_u32_16<NT>(s, sst, d, dst);
+  else micro_u64_8<NT>(s, sst, d, dst);
+#elif defined(__AVX2__)
+  else if constexpr (W == 4) micro_u32_8<NT>(s, sst, d, dst);
+  else micro_u64_4<NT>(s, sst, d, dst);
+#else
+  else if constexpr (W == 4) micro_u32_4<NT>(s, sst, d, dst);
+  else micro_u64_2<NT>(s, sst, d, dst);
+#endif
+#else
+  (void)s, (void)sst, (void)d, (void)dst;
+#endif
+}
+
+// Cache block (macro-tile) edge in elements: two blocks of about 16-32 KiB stay in L1/L2.
+template <int W> constexpr i64 block_edge() { return W == 1 ? 128 : W == 2 ? 64 : W == 4 ? 64 : 32; }
+
+// dst[r*ds1 + i*ds0] = src[r*ss1 + i*ss0] with the source fast along r and the destination
+// fast along i: tiled so that both sides are read/written a cache line at a time.
+template <int W, bool NT>
+void transpose_tiles(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64 ds0, bool simd) {
+  constexpr i64 T = tile_edge<W>();
+  constexpr i64 MB = block_edge<W>();
+  for (i64 r0 = 0; r0 < n1; r0 += MB) {
+    const i64 r1 = imin(n1, r0 + MB);
+    for (i64 i0 = 0; i0 < n0; i0 += MB) {
+      const i64 i1 = imin(n0, i0 + MB);
+      i64 r = r0;
+      if (T > 0 && simd) {
+        for (; r + T <= r1; r += T) {
+          i64 i = i0;
+          for (; i + T <= i1; i += T) micro<W, NT>(s + r * W + i * ss0, ss0, d + r * ds1 + i * W, ds1);
+          for (; i < i1; ++i)
+            for (i64 q = r; q < r + T; ++q) st<W>(d + q * ds1 + i * W, ld<W>(s + q * W + i * ss0));
+        }
+      }
+      for (; r < r1; ++r)
+        for (i64 i = i0; i < i1; ++i) st<W>(d + r * ds1 + i * ds0, ld<W>(s + r * ss1 + i * ss0));
+    }
+  }
+}
+
+template <int W, bool NT>
+void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64 ds0) {
+  constexpr i64 T = tile_edge<W>();
+  const bool simd = T > 0 && ss1 == W && ds0 == W;
+  constexpr i64 TW = T > 0 ? T * W : 1;
+  if (NT && simd && ds1 % TW == 0 && addr(d) % W == 0) {
+    // Streaming stores need every micro-tile row aligned: peel the columns before the first
+    // aligned one (ds1 keeps all rows in the same phase).
+    const i64 h = imin(n0, static_cast<i64>(((0 - addr(d)) & static_cast<std::uintptr_t>(TW - 1)) / W));
+    if (h > 0) transpose_tiles<W, false>(s, d, n1, ss1, ds1, h, ss0, ds0, false);
+    transpose_tiles<W, true>(s + h * ss0, d + h * W, n1, ss1, ds1, n0 - h, ss0, ds0, true);
+    fence();
+    return;
+  }
+  transpose_tiles<W, false>(s, d, n1, ss1, ds1, n0, ss0, ds0, simd);
+}
+
+// ------------------------------------------------------------------ the table
+template <bool NT, int W> constexpr CopyKernel pick(KernelKind k) {
+  switch (k) {
+    case KernelKind::Contig: return &k_contig<W, NT>;
+    case KernelKind::Fill: return &k_fill<W, NT>;
+    case KernelKind::Reverse: return &k_reverse<W, NT>;
+    case KernelKind::Gather: return &k_gather<W, NT>;
+    case KernelKind::Generic: return &k_generic<W, NT>;
+    default: return &k_transpose<W, NT>;
+  }
+}
+
+template <bool NT> void fill_table(CopyKernel (&t)[kKernelKinds][4]) {
+  for (int k = 0; k < kKernelKinds; ++k) {
+    const auto kind = static_cast<KernelKind>(k);
+    t[k][0] = pick<NT, 1>(kind);
+    t[k][1] = pick<NT, 2>(kind);
+    t[k][2] = pick<NT, 4>(kind);
+    t[k][3] = pick<NT, 8>(kind);
+  }
+}
+
+KernelTable make_table(const char* name) {
+  KernelTable t{};
+  t.name = name;
+  fill_table<false>(t.k[0]);
+  fill_table<true>(t.k[1]);
+  return t;
+}
+
+}  // namespace
+}  // namespace strided::detail::STRIDED_KNS
+
+#undef SK_VB

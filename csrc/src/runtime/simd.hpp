@@ -1,0 +1,25 @@
+// SIMD target selection for the copy kernels: chosen once (CPUID, or STRIDED_SIMD to force a
+// target), switchable for tests through set_simd().
+#pragma once
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "kernels/kernels.hpp"
+
+namespace strided::detail {
+
+/// The kernel table in use (one relaxed atomic load).
+const KernelTable& active_kernels() noexcept;
+
+/// Targets compiled into this build, best last: "scalar", "avx2", "avx512".
+std::vector<std::string> simd_compiled();
+/// Compiled targets this CPU can run.
+std::vector<std::string> simd_supported();
+/// Name of the target in use.
+std::string simd_active();
+/// Switch target; throws ValidationError when `name` is unknown, not compiled, or not supported
+/// by this CPU.
+void set_simd(const std::string& name);
+
+}  // namespace strided::detail
