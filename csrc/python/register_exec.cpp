@@ -29,6 +29,15 @@ AnyDesc to_any_desc_impl(pyb::handle h) {
 }
 AnyDesc to_any_desc(pyb::handle h) { return to_any_desc_impl(h); }
 
+// Py_buffer views released on scope exit (with the GIL held: they are released after the
+// GIL-free region ends).
+struct BufferViews {
+  std::vector<Py_buffer> views;
+  ~BufferViews() {
+    for (auto& v : views) PyBuffer_Release(&v);
+  }
+};
+
 void execute_py(const CompiledOperator& op, const pyb::sequence& inputs, const pyb::sequence& outputs) {
   const std::size_t ni = pyb::len(inputs), no = pyb::len(outputs);
   if (ni != op.input_count())
@@ -37,31 +46,40 @@ void execute_py(const CompiledOperator& op, const pyb::sequence& inputs, const p
   if (no != op.output_count())
     throw BufferError("execute.outputs: expected " + std::to_string(op.output_count()) + " output buffer(s), got " +
                       std::to_string(no));
-  // Buffer views are held here, outside the GIL-free scope, so Python objects die with the GIL held.
-  std::vector<pyb::buffer_info> in_info, out_info;
-  std::vector<ConstBuffer> in;
-  std::vector<Buffer> out;
-  for (std::size_t i = 0; i < ni; ++i) {
-    pyb::handle h = inputs[i];
+  BufferViews held;
+  held.views.reserve(ni + no);
+  std::vector<ConstBuffer> in(ni);
+  std::vector<Buffer> out(no);
+  auto request = [&](pyb::handle h, bool writable, const char* what, std::size_t i) {
     if (!PyObject_CheckBuffer(h.ptr()))
-      throw pyb::type_error("execute.inputs[" + std::to_string(i) + "]: expected a buffer-protocol object, got " +
-                            pyb::repr(h).cast<std::string>());
-    in_info.push_back(pyb::reinterpret_borrow<pyb::buffer>(h).request(false));
-    const auto& b = in_info.back();
-    in.push_back(ConstBuffer{b.ptr, static_cast<std::size_t>(b.size * b.itemsize)});
+      throw pyb::type_error(std::string("execute.") + what + "[" + std::to_string(i) + "]: expected a " +
+                            (writable ? "writable " : "") + "buffer-protocol object, got " +
+                            std::string(pyb::str(pyb::type::of(h).attr("__name__"))));
+    Py_buffer view;
+    // Contiguous bytes are what a description addresses; a strided numpy view is refused here.
+    if (PyObject_GetBuffer(h.ptr(), &view, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) != 0) {
+      PyErr_Clear();
+      throw BufferError(std::string("execute.") + what + "[" + std::to_string(i) + "]: " +
+                        (writable ? "buffer is not writable or not contiguous"
+                                  : "buffer is not contiguous (pass a C-contiguous array or bytes)"));
+    }
+    held.views.push_back(view);
+    return view;
+  };
+  std::uint64_t bytes = 0;
+  for (std::size_t i = 0; i < ni; ++i) {
+    const Py_buffer v = request(inputs[i], false, "inputs", i);
+    in[i] = ConstBuffer{v.buf, static_cast<std::size_t>(v.len)};
   }
   for (std::size_t o = 0; o < no; ++o) {
-    pyb::handle h = outputs[o];
-    if (!PyObject_CheckBuffer(h.ptr()))
-      throw pyb::type_error("execute.outputs[" + std::to_string(o) + "]: expected a writable buffer-protocol object, got " +
-                            pyb::repr(h).cast<std::string>());
-    try {
-      out_info.push_back(pyb::reinterpret_borrow<pyb::buffer>(h).request(true));
-    } catch (pyb::error_already_set&) {
-      throw BufferError("execute.outputs[" + std::to_string(o) + "]: buffer is not writable");
-    }
-    const auto& b = out_info.back();
-    out.push_back(Buffer{b.ptr, static_cast<std::size_t>(b.size * b.itemsize)});
+    const Py_buffer v = request(outputs[o], true, "outputs", o);
+    out[o] = Buffer{v.buf, static_cast<std::size_t>(v.len)};
+    bytes += op.output_bytes()[o];
+  }
+  // Keep the GIL for tiny runs (releasing it costs more than the copy); release it for real work.
+  if (bytes < 16 * 1024 && op.program().steps.size() <= 2) {
+    op.execute(in, out);
+    return;
   }
   pyb::gil_scoped_release nogil;
   op.execute(in, out);
