@@ -169,10 +169,13 @@ TensorDesc::TensorDesc(DataType dtype, std::vector<std::int64_t> sizes, std::vec
 }
 
 bool TensorDesc::is_packed() const noexcept {
-  std::int64_t expect = 1;
+  // Unsigned and overflow-checked: a broadcast tensor's element count may exceed int64. Once the
+  // packed stride no longer fits, only size-1 dimensions may follow.
+  std::uint64_t expect = 1;
+  bool overflowed = false;
   for (std::size_t k = sizes_.size(); k-- > 0;) {
-    if (sizes_[k] != 1 && strides_[k] != expect) return false;
-    expect *= sizes_[k];
+    if (sizes_[k] != 1 && (overflowed || static_cast<std::uint64_t>(strides_[k]) != expect)) return false;
+    if (!checked_mul(expect, static_cast<std::uint64_t>(sizes_[k]), expect)) overflowed = true;
   }
   return true;
 }
