@@ -1,12 +1,254 @@
-"""PLACEHOLDER (owned by the index-operators work): gather / scatter on arrays."""
+"""The index operators on arrays: gather, gather_elements, gather_nd, scatter, scatter_nd.
+
+Semantics as ONNX (Gather = numpy ``take``, GatherElements = ``take_along_axis``, GatherND,
+ScatterElements, ScatterND) with two promises beyond DirectML:
+
+* every index is checked before anything is written: a value outside ``[-size, size)`` raises
+  ``IndexError`` naming its position (``"scatter.indices[1, 2]: index 7 is out of range for
+  axis 0 of size 3"``) and leaves ``out`` untouched;
+* duplicates are deterministic: the last update in row-major order of the indices wins, and
+  ``reduction`` ("add", "mul", "min", "max") combines them in that order, in the element type
+  (integers wrap; float16 is rounded back to float16 after each step; float min/max propagate
+  NaN as numpy's ``minimum``/``maximum``), bit-identical for any thread count.
+
+Indices of dtype int32/int64/uint32/uint64 are read as they are; other integer dtypes are
+converted to int64; bool and float indices are a TypeError.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from . import _core
+
+GATHER, GATHER_ELEMENTS, GATHER_ND, SCATTER, SCATTER_ND = 4, 5, 6, 7, 8
+_REDUCTIONS = {"none": 0, "add": 1, "mul": 2, "min": 3, "max": 4}
+_NATIVE_INDEX = frozenset(np.dtype(t) for t in (np.int32, np.int64, np.uint32, np.uint64))
+_run = _core._run
+_ValidationError = _core.ValidationError
+
+__all__ = ["gather", "gather_elements", "gather_nd", "scatter", "scatter_nd"]
 
 
-def _todo(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("index operators are not yet supported in this build")
+def _array(x: Any, name: str) -> np.ndarray:
+    if type(x) is np.ndarray:
+        return x
+    try:
+        a = np.asarray(x)
+    except Exception as e:  # pragma: no cover - numpy's own message is clear
+        raise TypeError(f"{name}: cannot be read as an array: {e}") from e
+    if a.dtype.hasobject:
+        raise TypeError(f"{name}: object arrays are not supported (dtype {a.dtype})")
+    return a
 
 
-gather = gather_elements = gather_nd = scatter = scatter_nd = _todo
+def _indices(ix: Any, fn: str) -> np.ndarray:
+    a = ix if type(ix) is np.ndarray else np.asarray(ix)
+    dt = a.dtype
+    if dt in _NATIVE_INDEX:
+        return a if dt.isnative else a.astype(dt.newbyteorder("="))
+    if dt.kind == "b":
+        raise TypeError(f"{fn}.indices: boolean indices are not supported (use integer positions)")
+    if dt.kind not in "iu":
+        raise TypeError(f"{fn}.indices: expected an integer array, got dtype {dt}")
+    return a.astype(np.int64)
+
+
+def _axis(axis: Any, ndim: int, fn: str) -> int:
+    try:
+        a = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"{fn}.axis: expected an integer, got {axis!r}") from None
+    if not -ndim <= a < ndim:
+        raise _ValidationError(f"{fn}.axis: {a} is out of range for {ndim} dimension(s)")
+    return a + ndim if a < 0 else a
+
+
+def _out(out: Any, shape: tuple, dtype: np.dtype) -> np.ndarray:
+    if out is None:
+        return np.empty(shape, dtype=dtype)
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out: expected a numpy array, got {type(out).__name__}")
+    if out.shape != shape:
+        raise _ValidationError(f"out: expected shape {shape}, got {out.shape}")
+    if out.dtype != dtype:
+        raise _ValidationError(f"out: expected dtype {dtype}, got {out.dtype}")
+    if not out.flags.writeable:
+        raise BufferError("out: array is read-only")
+    return out
+
+
+def _reduction(reduction: Any, fn: str) -> int:
+    try:
+        return _REDUCTIONS[reduction]
+    except (KeyError, TypeError):
+        raise _ValidationError(
+            f"{fn}.reduction: expected one of 'none', 'add', 'mul', 'min', 'max', got {reduction!r}") from None
+
+
+def _updates(updates: Any, shape: tuple, dtype: np.dtype, fn: str) -> np.ndarray:
+    """Updates of the right dtype, broadcast (without copying) to `shape`."""
+    if type(updates) is np.ndarray:
+        u = updates
+        if u.dtype != dtype:
+            raise _ValidationError(f"{fn}.updates: dtype {u.dtype} must equal x's dtype {dtype}")
+    else:
+        u = np.asarray(updates)
+        if u.dtype != dtype:
+            if isinstance(updates, np.ndarray):
+                raise _ValidationError(f"{fn}.updates: dtype {u.dtype} must equal x's dtype {dtype}")
+            u = np.asarray(updates, dtype=dtype)  # Python scalars and lists take x's dtype
+    if u.shape != shape:
+        try:
+            u = np.broadcast_to(u, shape)
+        except ValueError:
+            raise _ValidationError(f"{fn}.updates: shape {u.shape} does not broadcast to {shape}") from None
+    return u
+
+
+def _check_range(idx: np.ndarray, bounds: Sequence[int], axes: Sequence[int], name: str, tuples: bool) -> None:
+    """Index check for calls that move no data (empty results): same rule and message as the core."""
+    if idx.size == 0:
+        return
+    v = idx.astype(np.int64) if idx.dtype != np.uint64 else idx
+    b = np.asarray(bounds, dtype=np.int64)
+    if not tuples:
+        b = np.broadcast_to(b[0], v.shape)
+    else:
+        b = np.broadcast_to(b, v.shape)
+    if v.dtype == np.uint64:
+        bad = v >= b.astype(np.uint64)
+    else:
+        bad = (v < -b) | (v >= b)
+    if bad.any():
+        pos = tuple(int(p) for p in np.argwhere(bad)[0])
+        comp = pos[-1] if tuples else 0
+        raise IndexError(f"{name}[{', '.join(map(str, pos))}]: index {int(idx[pos])} is out of range for "
+                         f"axis {axes[comp]} of size {bounds[comp]}")
+
+
+def gather(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """ONNX Gather / ``numpy.take(x, indices, axis)``.
+
+    The result has shape ``x.shape[:axis] + indices.shape + x.shape[axis+1:]``.
+    """
+    a = _array(x, "gather.x")
+    idx = _indices(indices, "gather")
+    ax = _axis(axis, a.ndim, "gather")
+    shape = a.shape[:ax] + idx.shape + a.shape[ax + 1:]
+    res = _out(out, shape, a.dtype)
+    if res.size == 0 or a.size == 0:
+        _check_range(idx, (a.shape[ax],), (ax,), "gather.indices", False)
+        return res
+    if idx.ndim == 0:  # a scalar index: the axis disappears; run it as a 1-element index vector
+        _run(GATHER, (ax, 1), (a, idx.reshape(1)), (np.expand_dims(res, ax),))
+    else:
+        _run(GATHER, (ax, idx.ndim), (a, idx), (res,))
+    return res
+
+
+def gather_elements(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """ONNX GatherElements / ``numpy.take_along_axis``: ``out[c] = x[c with c[axis] = indices[c]]``.
+
+    ``indices`` has as many dimensions as ``x``; the result has its shape.
+    """
+    a = _array(x, "gather_elements.x")
+    idx = _indices(indices, "gather_elements")
+    ax = _axis(axis, a.ndim, "gather_elements")
+    if idx.ndim != a.ndim:
+        raise _ValidationError(
+            f"gather_elements.indices: must have as many dimensions as x ({a.ndim}), got {idx.ndim}")
+    res = _out(out, idx.shape, a.dtype)
+    if res.size == 0 or a.size == 0:
+        _check_range(idx, (a.shape[ax],), (ax,), "gather_elements.indices", False)
+        if res.size:
+            raise _ValidationError(f"gather_elements.indices: shape {idx.shape} exceeds x's {a.shape} outside the axis")
+        return res
+    _run(GATHER_ELEMENTS, (ax,), (a, idx), (res,))
+    return res
+
+
+def gather_nd(x: Any, indices: Any, batch_dims: int = 0, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """ONNX GatherND: the last dimension of ``indices`` holds coordinates into ``x``'s leading
+    dimensions after ``batch_dims`` shared batch dimensions.
+
+    The result has shape ``indices.shape[:-1] + x.shape[batch_dims + indices.shape[-1]:]``.
+    """
+    a = _array(x, "gather_nd.x")
+    idx = _indices(indices, "gather_nd")
+    b = operator.index(batch_dims)
+    r, q = a.ndim, idx.ndim
+    if r < 1 or q < 1:
+        raise _ValidationError("gather_nd: x and indices need at least one dimension each")
+    if not 0 <= b < min(r, q):
+        raise _ValidationError(f"gather_nd.batch_dims: {b} must be in [0, min(x.ndim, indices.ndim)) = [0, {min(r, q)})")
+    L = idx.shape[-1]
+    if not 1 <= L <= r - b:
+        raise _ValidationError(
+            f"gather_nd.indices: the last dimension ({L}) must be between 1 and x.ndim - batch_dims ({r - b})")
+    if idx.shape[:b] != a.shape[:b]:
+        raise _ValidationError(
+            f"gather_nd.indices: batch dimensions {idx.shape[:b]} must equal x's {a.shape[:b]}")
+    shape = idx.shape[:-1] + a.shape[b + L:]
+    res = _out(out, shape, a.dtype)
+    if res.size == 0 or a.size == 0:
+        _check_range(idx, a.shape[b:b + L], tuple(range(b, b + L)), "gather_nd.indices", True)
+        return res
+    _run(GATHER_ND, (r, q, b), (a, idx), (res,))
+    return res
+
+
+def _scatter_prologue(fn: str, x: Any, indices: Any, reduction: Any):
+    a = _array(x, f"{fn}.x")
+    return a, _indices(indices, fn), _reduction(reduction, fn)
+
+
+def scatter(x: Any, indices: Any, updates: Any, axis: int = 0, reduction: str = "none",
+            out: Optional[np.ndarray] = None) -> np.ndarray:
+    """ONNX ScatterElements (DirectML Scatter): ``out = x``, then for every coordinate ``c`` of
+    ``indices`` ``out[c with c[axis] = indices[c]] = updates[c]`` in row-major order (the last
+    duplicate wins), or combined with ``reduction``. ``out=x`` scatters in place. ``updates``
+    broadcasts to ``indices.shape``.
+    """
+    a, idx, red = _scatter_prologue("scatter", x, indices, reduction)
+    ax = _axis(axis, a.ndim, "scatter")
+    if idx.ndim != a.ndim:
+        raise _ValidationError(f"scatter.indices: must have as many dimensions as x ({a.ndim}), got {idx.ndim}")
+    u = _updates(updates, idx.shape, a.dtype, "scatter")
+    res = _out(out, a.shape, a.dtype)
+    if res.size == 0 or idx.size == 0:
+        if idx.shape[:ax] + idx.shape[ax + 1:] != a.shape[:ax] + a.shape[ax + 1:]:
+            raise _ValidationError(f"scatter.indices: shape {idx.shape} must equal x's {a.shape} except along axis {ax}")
+        _check_range(idx, (a.shape[ax],), (ax,), "scatter.indices", False)
+        if res is not a and res.size:
+            np.copyto(res, a)
+        return res
+    _run(SCATTER, (ax, red), (a, idx, u), (res,))
+    return res
+
+
+def scatter_nd(x: Any, indices: Any, updates: Any, reduction: str = "none",
+               out: Optional[np.ndarray] = None) -> np.ndarray:
+    """ONNX ScatterND: ``out = x``, then ``out[indices[t]] = updates[t]`` for every index tuple
+    ``t`` in row-major order (the last duplicate wins), or combined with ``reduction``.
+    ``updates`` broadcasts to ``indices.shape[:-1] + x.shape[indices.shape[-1]:]``.
+    """
+    a, idx, red = _scatter_prologue("scatter_nd", x, indices, reduction)
+    r, q = a.ndim, idx.ndim
+    if r < 1 or q < 1:
+        raise _ValidationError("scatter_nd: x and indices need at least one dimension each")
+    L = idx.shape[-1]
+    if not 1 <= L <= r:
+        raise _ValidationError(f"scatter_nd.indices: the last dimension ({L}) must be between 1 and x.ndim ({r})")
+    u = _updates(updates, idx.shape[:-1] + a.shape[L:], a.dtype, "scatter_nd")
+    res = _out(out, a.shape, a.dtype)
+    if res.size == 0 or u.size == 0:
+        _check_range(idx, a.shape[:L], tuple(range(L)), "scatter_nd.indices", True)
+        if res is not a and res.size:
+            np.copyto(res, a)
+        return res
+    _run(SCATTER_ND, (r, q, red), (a, idx, u), (res,))
+    return res

@@ -1,0 +1,130 @@
+// The index range check: a min/max pass over every index value (vectorisable, split over
+// threads for large tensors), and only when it fails a row-major scan for the first bad value.
+#include <limits>
+#include <sstream>
+
+#include "index/steps.hpp"
+#include "strided/error.hpp"
+
+namespace strided::detail::index {
+namespace {
+
+template <class I>
+bool in_range(I v, std::int64_t bound) noexcept {
+  if constexpr (std::is_signed_v<I>) {
+    const auto t = static_cast<std::int64_t>(v);
+    return t >= -bound && t < bound;
+  } else {
+    return static_cast<std::uint64_t>(v) < static_cast<std::uint64_t>(bound);
+  }
+}
+
+struct MinMax {
+  std::array<std::int64_t, kMaxLoop> mn;   // signed types
+  std::array<std::uint64_t, kMaxLoop> mx;  // as unsigned bits for unsigned types, signed otherwise
+};
+
+template <class I>
+void minmax_run(const std::byte* p, std::int64_t n, std::int64_t st, I& mn, I& mx) noexcept {
+  I lo = mn, hi = mx;
+  if (st == static_cast<std::int64_t>(sizeof(I))) {
+    for (std::int64_t j = 0; j < n; ++j) {
+      const I v = load<I>(p + j * static_cast<std::int64_t>(sizeof(I)));
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+  } else {
+    for (std::int64_t j = 0; j < n; ++j) {
+      const I v = load<I>(p + j * st);
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+  }
+  mn = lo;
+  mx = hi;
+}
+
+[[noreturn]] void report(const IndexCheckSpec& s, const std::vector<std::int64_t>& pos, std::int64_t value_s,
+                         std::uint64_t value_u, bool is_signed, std::size_t comp) {
+  std::ostringstream os;
+  os << s.name << '[';
+  for (std::size_t d = static_cast<std::size_t>(s.skip_leading); d < pos.size(); ++d)
+    os << (d > static_cast<std::size_t>(s.skip_leading) ? ", " : "") << pos[d];
+  os << "]: index ";
+  if (is_signed) os << value_s;
+  else os << value_u;
+  os << " is out of range for axis " << s.axis[comp] << " of size " << s.bound[comp];
+  throw IndexError(os.str());
+}
+
+template <class I>
+void check_typed(const IndexCheckSpec& s, const std::byte* base, int threads) {
+  const int nd = static_cast<int>(s.sizes.size());
+  const std::size_t C = s.comp_dim >= 0 ? static_cast<std::size_t>(s.sizes[static_cast<std::size_t>(s.comp_dim)]) : 1;
+  const std::int64_t cst = s.comp_dim >= 0 ? s.strides[static_cast<std::size_t>(s.comp_dim)] : 0;
+  Walk<1> w;
+  for (int d = 0; d < nd; ++d)
+    if (d != s.comp_dim) w.push(s.sizes[static_cast<std::size_t>(d)], {s.strides[static_cast<std::size_t>(d)]});
+  w.coalesce();
+  const std::int64_t total = w.count();
+  if (total == 0 || C == 0) return;
+
+  // Per-thread partial min/max, combined afterwards (min/max are exact: any split gives the same).
+  const std::uint64_t bytes = static_cast<std::uint64_t>(total) * C * sizeof(I);
+  int nt = threads_for_bytes(bytes, threads);
+  std::vector<std::array<I, kMaxLoop>> lo(static_cast<std::size_t>(std::max(nt, 1))), hi(lo.size());
+  for (std::size_t t = 0; t < lo.size(); ++t) {
+    lo[t].fill(std::numeric_limits<I>::max());
+    hi[t].fill(std::numeric_limits<I>::lowest());
+  }
+  parallel_ranges(total, nt, 1, [&](std::int64_t a, std::int64_t b) {
+    std::size_t t = 0;
+#ifdef STRIDED_HAVE_OPENMP
+    if (nt > 1) t = static_cast<std::size_t>(omp_get_thread_num());
+#endif
+    auto& L = lo[t];
+    auto& H = hi[t];
+    for_runs(w, a, b, [&](const std::array<std::int64_t, 1>& off, std::int64_t j0, std::int64_t j1) {
+      const std::int64_t st = w.inner_st(0);
+      for (std::size_t c = 0; c < C; ++c)
+        minmax_run<I>(base + off[0] + j0 * st + static_cast<std::int64_t>(c) * cst, j1 - j0, st, L[c], H[c]);
+    });
+  });
+  bool ok = true;
+  for (std::size_t c = 0; c < C; ++c) {
+    I mn = std::numeric_limits<I>::max(), mx = std::numeric_limits<I>::lowest();
+    for (std::size_t t = 0; t < lo.size(); ++t) {
+      mn = std::min(mn, lo[t][c]);
+      mx = std::max(mx, hi[t][c]);
+    }
+    if (!in_range<I>(mn, s.bound[c]) || !in_range<I>(mx, s.bound[c])) ok = false;
+  }
+  if (ok) return;
+
+  // Slow path: the first bad index in row-major order of the indices view.
+  std::vector<std::int64_t> pos(static_cast<std::size_t>(nd), 0);
+  for (;;) {
+    std::int64_t off = 0;
+    for (int d = 0; d < nd; ++d) off += pos[static_cast<std::size_t>(d)] * s.strides[static_cast<std::size_t>(d)];
+    const I v = load<I>(base + off);
+    const std::size_t c = s.comp_dim >= 0 ? static_cast<std::size_t>(pos[static_cast<std::size_t>(s.comp_dim)]) : 0;
+    if (!in_range<I>(v, s.bound[c]))
+      report(s, pos, static_cast<std::int64_t>(v), static_cast<std::uint64_t>(v), std::is_signed_v<I>, c);
+    int d = nd - 1;
+    for (; d >= 0; --d) {
+      const auto ud = static_cast<std::size_t>(d);
+      if (++pos[ud] < s.sizes[ud]) break;
+      pos[ud] = 0;
+    }
+    if (d < 0) break;
+  }
+}
+
+}  // namespace
+
+void check_indices(const IndexCheckSpec& spec, const ExecContext& c) {
+  const std::byte* base = spec.where.in_ptr(c);
+  dispatch_index(spec.dtype, [&](auto tag) { check_typed<decltype(tag)>(spec, base, c.threads); });
+}
+
+}  // namespace strided::detail::index

@@ -1,0 +1,326 @@
+// Shared pieces of the index operators (Gather*, Scatter*): loop nests over strided views
+// (Walk / Cursor / for_runs), unaligned element access, index normalisation, FLOAT16
+// conversion and the scatter reduction ops. Internal to csrc/src/index and ops/lower_index.cpp.
+#pragma once
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "runtime/runtime.hpp"
+
+#ifdef STRIDED_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+namespace strided::detail::index {
+
+// Descriptions have at most 8 dimensions; Gather's functional form pads to a common count, so a
+// little headroom is kept. Lowering checks the count before building a Walk.
+inline constexpr int kMaxLoop = 16;
+
+/// Unaligned, aliasing-safe element access (buffers handed to execute() may be misaligned).
+template <class T>
+inline T load(const std::byte* p) noexcept {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+template <class T>
+inline void store(std::byte* p, T v) noexcept {
+  std::memcpy(p, &v, sizeof(T));
+}
+
+/// Unsigned storage type of an element width (1, 2, 4, 8 bytes): plain copies move bits only.
+template <std::size_t W>
+struct UIntOf;
+template <>
+struct UIntOf<1> { using type = std::uint8_t; };
+template <>
+struct UIntOf<2> { using type = std::uint16_t; };
+template <>
+struct UIntOf<4> { using type = std::uint32_t; };
+template <>
+struct UIntOf<8> { using type = std::uint64_t; };
+template <std::size_t W>
+using uint_of_t = typename UIntOf<W>::type;
+
+/// An index value after the range check: negative values of signed types count from the end.
+template <class I>
+inline std::int64_t norm_index(I v, std::int64_t size) noexcept {
+  if constexpr (std::is_signed_v<I>) {
+    const auto t = static_cast<std::int64_t>(v);
+    return t + (t < 0 ? size : 0);
+  } else {
+    return static_cast<std::int64_t>(v);
+  }
+}
+
+/// A loop nest over `n` dimensions with byte strides for K operands, outermost first.
+template <int K>
+struct Walk {
+  int n = 0;
+  std::array<std::int64_t, kMaxLoop> size{};
+  std::array<std::array<std::int64_t, kMaxLoop>, K> st{};
+
+  void push(std::int64_t s, const std::array<std::int64_t, K>& strides) {
+    size[static_cast<std::size_t>(n)] = s;
+    for (int k = 0; k < K; ++k) st[static_cast<std::size_t>(k)][static_cast<std::size_t>(n)] = strides[static_cast<std::size_t>(k)];
+    ++n;
+  }
+  std::int64_t count() const noexcept {
+    std::int64_t c = 1;
+    for (int i = 0; i < n; ++i) c *= size[static_cast<std::size_t>(i)];
+    return c;
+  }
+  std::int64_t inner_size() const noexcept { return n ? size[static_cast<std::size_t>(n - 1)] : 1; }
+  std::int64_t inner_st(int k) const noexcept {
+    return n ? st[static_cast<std::size_t>(k)][static_cast<std::size_t>(n - 1)] : 0;
+  }
+  /// Drops size-1 dimensions and merges neighbours that are contiguous for every operand;
+  /// keeps at least one dimension so inner_size()/inner_st() are always meaningful. A walk with
+  /// a zero-size dimension is left as it is (it runs nothing).
+  void coalesce() {
+    for (int i = 0; i < n; ++i)
+      if (size[static_cast<std::size_t>(i)] == 0) return;
+    Walk out;
+    for (int i = 0; i < n; ++i) {
+      const auto ui = static_cast<std::size_t>(i);
+      if (size[ui] == 1) continue;
+      if (out.n > 0) {
+        const auto last = static_cast<std::size_t>(out.n - 1);
+        bool mergeable = true;
+        for (std::size_t k = 0; k < static_cast<std::size_t>(K); ++k)
+          if (out.st[k][last] != st[k][ui] * size[ui]) mergeable = false;
+        if (mergeable) {
+          out.size[last] *= size[ui];
+          for (std::size_t k = 0; k < static_cast<std::size_t>(K); ++k) out.st[k][last] = st[k][ui];
+          continue;
+        }
+      }
+      std::array<std::int64_t, K> s{};
+      for (std::size_t k = 0; k < static_cast<std::size_t>(K); ++k) s[k] = st[k][ui];
+      out.push(size[ui], s);
+    }
+    if (out.n == 0) out.push(1, std::array<std::int64_t, K>{});
+    *this = out;
+  }
+};
+
+/// Odometer over all dimensions of a Walk but the innermost, with each operand's byte offset.
+template <int K>
+struct Cursor {
+  const Walk<K>& w;
+  std::array<std::int64_t, kMaxLoop> pos{};
+  std::array<std::int64_t, K> off{};
+
+  explicit Cursor(const Walk<K>& walk) : w(walk) {}
+  /// Positions the cursor at outer row `row` (row-major over dimensions 0..n-2).
+  void seek(std::int64_t row) noexcept {
+    off.fill(0);
+    for (int i = w.n - 2; i >= 0; --i) {
+      const auto ui = static_cast<std::size_t>(i);
+      pos[ui] = row % w.size[ui];
+      row /= w.size[ui];
+      for (std::size_t k = 0; k < static_cast<std::size_t>(K); ++k) off[k] += pos[ui] * w.st[k][ui];
+    }
+  }
+  void next() noexcept {
+    for (int i = w.n - 2; i >= 0; --i) {
+      const auto ui = static_cast<std::size_t>(i);
+      if (++pos[ui] < w.size[ui]) {
+        for (std::size_t k = 0; k < static_cast<std::size_t>(K); ++k) off[k] += w.st[k][ui];
+        return;
+      }
+      pos[ui] = 0;
+      for (std::size_t k = 0; k < static_cast<std::size_t>(K); ++k) off[k] -= (w.size[ui] - 1) * w.st[k][ui];
+    }
+  }
+};
+
+/// Calls f(offsets, j0, j1) for every run [j0, j1) of the innermost dimension that covers the
+/// linear (row-major) positions [lo, hi) of `w`; offsets are those of the run's row.
+template <int K, class F>
+inline void for_runs(const Walk<K>& w, std::int64_t lo, std::int64_t hi, F&& f) {
+  if (lo >= hi) return;
+  const std::int64_t J = w.inner_size();
+  Cursor<K> c(w);
+  c.seek(lo / J);
+  std::int64_t j0 = lo % J;
+  while (lo < hi) {
+    const std::int64_t j1 = std::min(J, j0 + (hi - lo));
+    f(static_cast<const std::array<std::int64_t, K>&>(c.off), j0, j1);
+    lo += j1 - j0;
+    j0 = 0;
+    c.next();
+  }
+}
+
+/// Runs body(lo, hi) over [0, total) split into `threads` contiguous parts whose bounds are
+/// multiples of `align` (except the end). Each part is owned by one thread, so results never
+/// depend on the thread count as long as parts are independent.
+template <class F>
+inline void parallel_ranges(std::int64_t total, int threads, std::int64_t align, F&& body) {
+  if (total <= 0) return;
+  if (align < 1) align = 1;
+  const std::int64_t units = (total + align - 1) / align;
+  if (threads > units) threads = static_cast<int>(units);
+  if (threads <= 1) {
+    body(std::int64_t{0}, total);
+    return;
+  }
+#ifdef STRIDED_HAVE_OPENMP
+#pragma omp parallel num_threads(threads)
+  {
+    const std::int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const std::int64_t lo = std::min(total, units * t / nt * align);
+    const std::int64_t hi = std::min(total, units * (t + 1) / nt * align);
+    body(lo, hi);
+  }
+#else
+  body(std::int64_t{0}, total);
+#endif
+}
+
+// ---------------------------------------------------------------- FLOAT16
+/// IEEE binary16 bits -> float (exact).
+inline float half_to_float(std::uint16_t h) noexcept {
+  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+  std::uint32_t exp = (h >> 10) & 0x1fu;
+  std::uint32_t man = h & 0x3ffu;
+  std::uint32_t bits;
+  if (exp == 0x1fu) {
+    bits = sign | 0x7f800000u | (man << 13);  // inf / NaN, payload kept
+  } else if (exp != 0) {
+    bits = sign | ((exp + 112u) << 23) | (man << 13);
+  } else if (man == 0) {
+    bits = sign;
+  } else {  // subnormal: normalise
+    exp = 113;
+    while ((man & 0x400u) == 0) {
+      man <<= 1;
+      --exp;
+    }
+    bits = sign | (exp << 23) | ((man & 0x3ffu) << 13);
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+/// float -> IEEE binary16 bits, round to nearest even; NaN stays NaN (quiet, payload truncated),
+/// overflow gives inf. Matches numpy's float32 -> float16 cast.
+inline std::uint16_t float_to_half(float f) noexcept {
+  std::uint32_t x;
+  std::memcpy(&x, &f, 4);
+  const auto sign = static_cast<std::uint16_t>((x >> 16) & 0x8000u);
+  const std::uint32_t exp = (x >> 23) & 0xffu;
+  std::uint32_t man = x & 0x7fffffu;
+  if (exp == 0xffu) {
+    if (man == 0) return static_cast<std::uint16_t>(sign | 0x7c00u);
+    return static_cast<std::uint16_t>(sign | 0x7e00u | (man >> 13));
+  }
+  const int e = static_cast<int>(exp) - 127 + 15;
+  if (e >= 0x1f) return static_cast<std::uint16_t>(sign | 0x7c00u);
+  if (e <= 0) {
+    if (e < -10) return sign;  // below half the smallest subnormal: rounds to zero
+    man |= 0x800000u;
+    const int shift = 14 - e;  // 24-bit significand -> subnormal half
+    const std::uint32_t half = man >> shift;
+    const std::uint32_t rem = man & ((1u << shift) - 1u);
+    const std::uint32_t mid = 1u << (shift - 1);
+    std::uint32_t r = half;
+    if (rem > mid || (rem == mid && (half & 1u))) ++r;
+    return static_cast<std::uint16_t>(sign | r);
+  }
+  std::uint32_t r = (static_cast<std::uint32_t>(e) << 10) | (man >> 13);
+  const std::uint32_t rem = man & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) ++r;  // may carry into exp: inf, correct
+  return static_cast<std::uint16_t>(sign | r);
+}
+
+// ---------------------------------------------------------------- scatter reduction ops
+// Each Op has a storage type T and `static T apply(T acc, T update)`. Integers wrap (done in
+// unsigned arithmetic, so signed types share the unsigned op of their width); FLOAT16 goes
+// through float and is rounded back at each step; float min/max follow numpy's
+// minimum/maximum: a NaN in either operand is the result (the accumulator's if both are NaN),
+// and of equal values (-0.0 vs +0.0) the accumulator is kept.
+template <class T>
+struct OpNone {
+  using type = T;
+  static T apply(T, T u) noexcept { return u; }
+};
+template <class T>
+struct OpAdd {
+  using type = T;
+  static T apply(T a, T u) noexcept {
+    if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<std::common_type_t<T, unsigned>>;
+      return static_cast<T>(static_cast<U>(a) + static_cast<U>(u));
+    } else {
+      return a + u;
+    }
+  }
+};
+template <class T>
+struct OpMul {
+  using type = T;
+  static T apply(T a, T u) noexcept {
+    if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<std::common_type_t<T, unsigned>>;  // no int promotion overflow
+      return static_cast<T>(static_cast<U>(a) * static_cast<U>(u));
+    } else {
+      return a * u;
+    }
+  }
+};
+template <class T>
+struct OpMin {
+  using type = T;
+  static T apply(T a, T u) noexcept {
+    if constexpr (std::is_floating_point_v<T>) return (a <= u || std::isnan(a)) ? a : u;
+    else return u < a ? u : a;
+  }
+};
+template <class T>
+struct OpMax {
+  using type = T;
+  static T apply(T a, T u) noexcept {
+    if constexpr (std::is_floating_point_v<T>) return (a >= u || std::isnan(a)) ? a : u;
+    else return u > a ? u : a;
+  }
+};
+/// FLOAT16 ops: storage uint16_t bits, arithmetic in float, rounded back each step; min/max
+/// select one operand's exact bits (NaN payloads, signed zeros kept).
+struct OpHalfAdd {
+  using type = std::uint16_t;
+  static std::uint16_t apply(std::uint16_t a, std::uint16_t u) noexcept {
+    return float_to_half(half_to_float(a) + half_to_float(u));
+  }
+};
+struct OpHalfMul {
+  using type = std::uint16_t;
+  static std::uint16_t apply(std::uint16_t a, std::uint16_t u) noexcept {
+    return float_to_half(half_to_float(a) * half_to_float(u));
+  }
+};
+struct OpHalfMin {
+  using type = std::uint16_t;
+  static std::uint16_t apply(std::uint16_t a, std::uint16_t u) noexcept {
+    const float fa = half_to_float(a), fu = half_to_float(u);
+    return (fa <= fu || std::isnan(fa)) ? a : u;
+  }
+};
+struct OpHalfMax {
+  using type = std::uint16_t;
+  static std::uint16_t apply(std::uint16_t a, std::uint16_t u) noexcept {
+    const float fa = half_to_float(a), fu = half_to_float(u);
+    return (fa >= fu || std::isnan(fa)) ? a : u;
+  }
+};
+
+}  // namespace strided::detail::index

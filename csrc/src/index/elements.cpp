@@ -1,0 +1,165 @@
+// ScatterElements and GatherElements. The work is split over the non-axis positions ("lines"):
+// a thread owns whole lines, and walks each line's indices in order, so duplicates are combined
+// by one thread in row-major order and results do not depend on the thread count. When the axis
+// is not the innermost dimension, `tile` neighbouring lines are walked together (for k: for j in
+// tile), which keeps the touched band of the target (N x tile elements) in cache and reads the
+// indices/updates in contiguous runs. Scatter copies its input into each band just before
+// scattering into it, so the copy costs no extra pass over memory.
+#include "index/steps.hpp"
+
+namespace strided::detail::index {
+namespace {
+
+using ElemFn = void (*)(const ElementsGeom&, const std::byte* idx, const std::byte* data, std::byte* tgt,
+                        const std::byte* src, std::int64_t lo, std::int64_t hi);
+using GatherElemFn = void (*)(const ElementsGeom&, const std::byte* idx, std::byte* out, const std::byte* in,
+                              std::int64_t lo, std::int64_t hi);
+
+template <class I, class Op>
+void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte* upd, std::byte* out,
+                   const std::byte* in, std::int64_t lo, std::int64_t hi) {
+  using T = typename Op::type;
+  const std::int64_t K = g.K, N = g.N, tile = g.tile;
+  const std::int64_t ai = g.ax[0], au = g.ax[1], ao = g.ax[2], an = g.ax[3];
+  const std::int64_t ji = g.lines.inner_st(0), ju = g.lines.inner_st(1), jo = g.lines.inner_st(2),
+                     jn = g.lines.inner_st(3);
+  for_runs(g.lines, lo, hi, [&](const std::array<std::int64_t, 4>& off, std::int64_t j0, std::int64_t j1) {
+    const std::byte* ib = idx + off[0];
+    const std::byte* ub = upd + off[1];
+    std::byte* ob = out + off[2];
+    const std::byte* nb = in ? in + off[3] : nullptr;
+    if (tile == 1) {
+      for (std::int64_t j = j0; j < j1; ++j) {
+        std::byte* ol = ob + j * jo;
+        if (nb) {
+          const std::byte* nl = nb + j * jn;
+          for (std::int64_t n = 0; n < N; ++n) store<T>(ol + n * ao, load<T>(nl + n * an));
+        }
+        const std::byte* il = ib + j * ji;
+        const std::byte* ul = ub + j * ju;
+        for (std::int64_t k = 0; k < K; ++k) {
+          std::byte* o = ol + norm_index(load<I>(il + k * ai), N) * ao;
+          store<T>(o, Op::apply(load<T>(o), load<T>(ul + k * au)));
+        }
+      }
+      return;
+    }
+    for (std::int64_t jt = j0; jt < j1; jt += tile) {
+      const std::int64_t je = std::min(j1, jt + tile);
+      if (nb)
+        for (std::int64_t n = 0; n < N; ++n)
+          for (std::int64_t j = jt; j < je; ++j) store<T>(ob + n * ao + j * jo, load<T>(nb + n * an + j * jn));
+      for (std::int64_t k = 0; k < K; ++k) {
+        const std::byte* ik = ib + k * ai;
+        const std::byte* uk = ub + k * au;
+        for (std::int64_t j = jt; j < je; ++j) {
+          std::byte* o = ob + norm_index(load<I>(ik + j * ji), N) * ao + j * jo;
+          store<T>(o, Op::apply(load<T>(o), load<T>(uk + j * ju)));
+        }
+      }
+    }
+  });
+}
+
+template <class I, std::size_t W>
+void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, const std::byte* in, std::int64_t lo,
+                  std::int64_t hi) {
+  using T = uint_of_t<W>;
+  const std::int64_t K = g.K, N = g.N, tile = g.tile;
+  const std::int64_t ai = g.ax[0], ao = g.ax[1], an = g.ax[2];
+  const std::int64_t ji = g.lines.inner_st(0), jo = g.lines.inner_st(1), jn = g.lines.inner_st(2);
+  for_runs(g.lines, lo, hi, [&](const std::array<std::int64_t, 4>& off, std::int64_t j0, std::int64_t j1) {
+    const std::byte* ib = idx + off[0];
+    std::byte* ob = out + off[1];
+    const std::byte* nb = in + off[2];
+    if (tile == 1) {
+      for (std::int64_t j = j0; j < j1; ++j) {
+        const std::byte* il = ib + j * ji;
+        std::byte* ol = ob + j * jo;
+        const std::byte* nl = nb + j * jn;
+        for (std::int64_t k = 0; k < K; ++k) store<T>(ol + k * ao, load<T>(nl + norm_index(load<I>(il + k * ai), N) * an));
+      }
+      return;
+    }
+    for (std::int64_t jt = j0; jt < j1; jt += tile) {
+      const std::int64_t je = std::min(j1, jt + tile);
+      for (std::int64_t k = 0; k < K; ++k) {
+        const std::byte* ik = ib + k * ai;
+        std::byte* ok = ob + k * ao;
+        for (std::int64_t j = jt; j < je; ++j)
+          store<T>(ok + j * jo, load<T>(nb + norm_index(load<I>(ik + j * ji), N) * an + j * jn));
+      }
+    }
+  });
+}
+
+int threads_for(const ElementsGeom& g, int max_threads, bool copy) {
+  const std::uint64_t lines = static_cast<std::uint64_t>(g.lines.count());
+  const std::uint64_t w = itemsize(g.dtype);
+  std::uint64_t bytes = lines * static_cast<std::uint64_t>(g.K) * (itemsize(g.idx_dtype) + 2 * w);
+  if (copy) bytes += lines * static_cast<std::uint64_t>(g.N) * 2 * w;
+  return threads_for_bytes(bytes, max_threads);
+}
+
+class ScatterElementsStep final : public Step {
+ public:
+  ScatterElementsStep(const ElementsGeom& g, ElemFn fn, IndexCheckSpec check)
+      : g_(g), fn_(fn), check_(std::move(check)) {}
+  void check(const ExecContext& c) const override { check_indices(check_, c); }
+  void run(const ExecContext& c) const override {
+    const std::byte* idx = g_.where[0].in_ptr(c);
+    const std::byte* upd = g_.where[1].in_ptr(c);
+    std::byte* out = g_.where[2].out_ptr(c);
+    const std::byte* in = g_.where[3].in_ptr(c);
+    if (g_.same_view && in == out) in = nullptr;  // in place: the output already holds the input
+    const int nt = threads_for(g_, c.threads, in != nullptr);
+    parallel_ranges(g_.lines.count(), nt, g_.tile,
+                    [&](std::int64_t lo, std::int64_t hi) { fn_(g_, idx, upd, out, in, lo, hi); });
+  }
+
+ private:
+  ElementsGeom g_;
+  ElemFn fn_;
+  IndexCheckSpec check_;
+};
+
+class GatherElementsStep final : public Step {
+ public:
+  GatherElementsStep(const ElementsGeom& g, GatherElemFn fn, IndexCheckSpec check)
+      : g_(g), fn_(fn), check_(std::move(check)) {}
+  void check(const ExecContext& c) const override { check_indices(check_, c); }
+  void run(const ExecContext& c) const override {
+    const std::byte* idx = g_.where[0].in_ptr(c);
+    std::byte* out = g_.where[1].out_ptr(c);
+    const std::byte* in = g_.where[2].in_ptr(c);
+    const int nt = threads_for(g_, c.threads, false);
+    parallel_ranges(g_.lines.count(), nt, g_.tile,
+                    [&](std::int64_t lo, std::int64_t hi) { fn_(g_, idx, out, in, lo, hi); });
+  }
+
+ private:
+  ElementsGeom g_;
+  GatherElemFn fn_;
+  IndexCheckSpec check_;
+};
+
+}  // namespace
+
+std::unique_ptr<const Step> make_scatter_elements_step(const ElementsGeom& g, ScatterReduction r,
+                                                       IndexCheckSpec check) {
+  const ElemFn fn = dispatch_index(g.idx_dtype, [&](auto itag) {
+    using I = decltype(itag);
+    return dispatch_reduction(r, g.dtype, [&](auto op) -> ElemFn { return &scatter_lines<I, decltype(op)>; });
+  });
+  return std::make_unique<ScatterElementsStep>(g, fn, std::move(check));
+}
+
+std::unique_ptr<const Step> make_gather_elements_step(const ElementsGeom& g, IndexCheckSpec check) {
+  const GatherElemFn fn = dispatch_index(g.idx_dtype, [&](auto itag) {
+    using I = decltype(itag);
+    return dispatch_width(itemsize(g.dtype), [&](auto w) -> GatherElemFn { return &gather_lines<I, decltype(w)::value>; });
+  });
+  return std::make_unique<GatherElementsStep>(g, fn, std::move(check));
+}
+
+}  // namespace strided::detail::index

@@ -1,0 +1,144 @@
+// Gather (numpy take / ONNX Gather) and GatherND: every output block is read from one place of
+// the input chosen by the indices, so the work splits freely over output blocks.
+#include "index/steps.hpp"
+
+namespace strided::detail::index {
+namespace {
+
+/// Copies one block described by `w` (operands: 0 source, 1 destination).
+template <std::size_t W>
+inline void copy_block(const Walk<2>& w, std::int64_t count, const std::byte* src, std::byte* dst) {
+  using T = uint_of_t<W>;
+  if (count == 1) {
+    store<T>(dst, load<T>(src));
+    return;
+  }
+  const std::int64_t s0 = w.inner_st(0), s1 = w.inner_st(1);
+  if (w.n == 1 && s0 == static_cast<std::int64_t>(W) && s1 == static_cast<std::int64_t>(W)) {
+    std::memcpy(dst, src, static_cast<std::size_t>(count) * W);
+    return;
+  }
+  for_runs(w, 0, count, [&](const std::array<std::int64_t, 2>& off, std::int64_t j0, std::int64_t j1) {
+    const std::byte* s = src + off[0];
+    std::byte* d = dst + off[1];
+    for (std::int64_t j = j0; j < j1; ++j) store<T>(d + j * s1, load<T>(s + j * s0));
+  });
+}
+
+template <class I, std::size_t W>
+void gather_items(const GatherGeom& g, const std::byte* in, const std::byte* idx, std::byte* out, std::int64_t lo,
+                  std::int64_t hi) {
+  using T = uint_of_t<W>;
+  const std::int64_t M = g.index.count(), Q = g.inner.count(), N = g.N, a = g.a_in;
+  const std::int64_t xi = g.index.inner_st(0), xo = g.index.inner_st(1);
+  while (lo < hi) {
+    const std::int64_t row = lo / M, i0 = lo % M, i1 = std::min(M, i0 + (hi - lo));
+    std::int64_t oin = 0, oout = 0;
+    for_runs(g.outer, row, row + 1, [&](const std::array<std::int64_t, 2>& off, std::int64_t j0, std::int64_t) {
+      oin = off[0] + j0 * g.outer.inner_st(0);
+      oout = off[1] + j0 * g.outer.inner_st(1);
+    });
+    const std::byte* ib = in + oin;
+    std::byte* ob = out + oout;
+    for_runs(g.index, i0, i1, [&](const std::array<std::int64_t, 2>& off, std::int64_t j0, std::int64_t j1) {
+      const std::byte* x = idx + off[0];
+      std::byte* o = ob + off[1];
+      if (Q == 1) {  // one element per index: a plain gather loop
+        for (std::int64_t j = j0; j < j1; ++j)
+          store<T>(o + j * xo, load<T>(ib + norm_index(load<I>(x + j * xi), N) * a));
+      } else {
+        for (std::int64_t j = j0; j < j1; ++j)
+          copy_block<W>(g.inner, Q, ib + norm_index(load<I>(x + j * xi), N) * a, o + j * xo);
+      }
+    });
+    lo += i1 - i0;
+  }
+}
+
+template <class I, std::size_t W>
+void gather_nd_items(const GatherNDGeom& g, const std::byte* in, const std::byte* idx, std::byte* out,
+                     std::int64_t lo, std::int64_t hi) {
+  const std::int64_t Q = g.slice.count();
+  const int L = g.L;
+  for_runs(g.tuples, lo, hi, [&](const std::array<std::int64_t, 3>& off, std::int64_t j0, std::int64_t j1) {
+    for (std::int64_t j = j0; j < j1; ++j) {
+      const std::byte* x = idx + off[0] + j * g.tuples.inner_st(0);
+      std::int64_t src = off[2] + j * g.tuples.inner_st(2);
+      for (int c = 0; c < L; ++c) {
+        const auto uc = static_cast<std::size_t>(c);
+        src += norm_index(load<I>(x + c * g.comp_st), g.bound[uc]) * g.in_st[uc];
+      }
+      copy_block<W>(g.slice, Q, in + src, out + off[1] + j * g.tuples.inner_st(1));
+    }
+  });
+}
+
+using GatherFn = void (*)(const GatherGeom&, const std::byte*, const std::byte*, std::byte*, std::int64_t,
+                          std::int64_t);
+using GatherNDFn = void (*)(const GatherNDGeom&, const std::byte*, const std::byte*, std::byte*, std::int64_t,
+                            std::int64_t);
+
+class GatherStep final : public Step {
+ public:
+  GatherStep(const GatherGeom& g, GatherFn fn, IndexCheckSpec check) : g_(g), fn_(fn), check_(std::move(check)) {}
+  void check(const ExecContext& c) const override { check_indices(check_, c); }
+  void run(const ExecContext& c) const override {
+    const std::byte* in = g_.in.in_ptr(c);
+    const std::byte* idx = g_.idx.in_ptr(c);
+    std::byte* out = g_.out.out_ptr(c);
+    const std::int64_t items = g_.outer.count() * g_.index.count();
+    const std::uint64_t bytes = static_cast<std::uint64_t>(items) *
+                                (itemsize(g_.idx_dtype) + 2 * itemsize(g_.dtype) * static_cast<std::uint64_t>(g_.inner.count()));
+    parallel_ranges(items, threads_for_bytes(bytes, c.threads), 1,
+                    [&](std::int64_t lo, std::int64_t hi) { fn_(g_, in, idx, out, lo, hi); });
+  }
+
+ private:
+  GatherGeom g_;
+  GatherFn fn_;
+  IndexCheckSpec check_;
+};
+
+class GatherNDStep final : public Step {
+ public:
+  GatherNDStep(const GatherNDGeom& g, GatherNDFn fn, IndexCheckSpec check)
+      : g_(g), fn_(fn), check_(std::move(check)) {}
+  void check(const ExecContext& c) const override { check_indices(check_, c); }
+  void run(const ExecContext& c) const override {
+    const std::byte* in = g_.in.in_ptr(c);
+    const std::byte* idx = g_.idx.in_ptr(c);
+    std::byte* out = g_.out.out_ptr(c);
+    const std::int64_t items = g_.tuples.count();
+    const std::uint64_t bytes =
+        static_cast<std::uint64_t>(items) * (static_cast<std::uint64_t>(g_.L) * itemsize(g_.idx_dtype) +
+                                             2 * itemsize(g_.dtype) * static_cast<std::uint64_t>(g_.slice.count()));
+    parallel_ranges(items, threads_for_bytes(bytes, c.threads), 1,
+                    [&](std::int64_t lo, std::int64_t hi) { fn_(g_, in, idx, out, lo, hi); });
+  }
+
+ private:
+  GatherNDGeom g_;
+  GatherNDFn fn_;
+  IndexCheckSpec check_;
+};
+
+}  // namespace
+
+std::unique_ptr<const Step> make_gather_step(const GatherGeom& g, IndexCheckSpec check) {
+  const GatherFn fn = dispatch_index(g.idx_dtype, [&](auto itag) {
+    using I = decltype(itag);
+    return dispatch_width(itemsize(g.dtype), [&](auto w) -> GatherFn { return &gather_items<I, decltype(w)::value>; });
+  });
+  return std::make_unique<GatherStep>(g, fn, std::move(check));
+}
+
+std::unique_ptr<const Step> make_gather_nd_step(const GatherNDGeom& g, IndexCheckSpec check) {
+  const GatherNDFn fn = dispatch_index(g.idx_dtype, [&](auto itag) {
+    using I = decltype(itag);
+    return dispatch_width(itemsize(g.dtype),
+                          [&](auto w) -> GatherNDFn { return &gather_nd_items<I, decltype(w)::value>; });
+  });
+  return std::make_unique<GatherNDStep>(g, fn, std::move(check));
+}
+
+}  // namespace strided::detail::index
