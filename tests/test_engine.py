@@ -1,0 +1,291 @@
+"""The copy engine through the public functions (sd.copy, sd.slice, sd.split, sd.join), bit-exact
+against numpy, for every dtype, 1 and 2 threads and EVERY SIMD target this CPU runs (highway's
+rule: test all compiled targets, not only the best one)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import strided as sd
+from strided import _core
+
+DTYPES = [np.float32, np.float16, np.uint32, np.uint16, np.uint8, np.int32, np.int16, np.int8, np.float64,
+          np.uint64, np.int64]
+TARGETS = _core._simd_targets()
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+@pytest.fixture(params=TARGETS)
+def target(request):
+    before = _core._simd()
+    _core._set_simd(request.param)
+    yield request.param
+    _core._set_simd(before)
+
+
+@pytest.fixture(params=[1, 2])
+def threads(request):
+    before = sd.get_num_threads()
+    sd.set_num_threads(request.param)
+    yield request.param
+    sd.set_num_threads(before)
+
+
+def bits(a: np.ndarray) -> np.ndarray:
+    """The same elements as unsigned integers: compares NaN payloads and -0.0 exactly."""
+    return a.view(np.dtype(f"u{a.dtype.itemsize}"))
+
+
+def random_array(rng: np.random.Generator, shape, dtype) -> np.ndarray:
+    n = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    return rng.integers(0, 256, size=n, dtype=np.uint8).view(dtype).reshape(shape)
+
+
+def assert_same(got: np.ndarray, want: np.ndarray) -> None:
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_array_equal(bits(got), bits(want))
+
+
+@st.composite
+def views(draw, allow_broadcast: bool = True, max_dims: int = 8):
+    """(view, parent): a strided view of a random parent array, with padding, negative steps,
+    permuted axes and (for sources) broadcast dimensions."""
+    nd = draw(st.integers(1, max_dims))
+    cap = 4 if nd > 4 else 7
+    shape = draw(st.lists(st.integers(0, cap), min_size=nd, max_size=nd))
+    dtype = draw(st.sampled_from(DTYPES))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    steps = [draw(st.sampled_from([1, 1, 1, -1, 2, -2])) for _ in range(nd)]
+    bcast = [allow_broadcast and draw(st.integers(0, 5)) == 0 for _ in range(nd)]
+    pads = [draw(st.integers(0, 2)) for _ in range(nd)]
+    perm = draw(st.permutations(range(nd)))
+    # parent laid out in the permuted order, big enough for the steps and pads
+    pshape = [1 if b else n * abs(s) + p for n, s, b, p in zip(shape, steps, bcast, pads)]
+    parent = random_array(rng, [pshape[i] for i in perm], dtype)
+    inv = np.argsort(perm)
+    v = parent.transpose(inv)
+    # build per-dim slices explicitly (numpy's negative-step slicing from the end)
+    sl = []
+    for n, s, b, ps in zip(shape, steps, bcast, pshape):
+        if b:
+            sl.append(np.s_[0:1])
+        elif s > 0:
+            sl.append(np.s_[0 : n * s : s])
+        else:
+            sl.append(np.s_[ps - 1 :: s] if n else np.s_[0:0])
+    v = v[tuple(sl)]
+    v = v[tuple(np.s_[:] if b else np.s_[:n] for n, b in zip(shape, bcast))]
+    if any(bcast):
+        v = np.broadcast_to(v, tuple(shape))
+    assert v.shape == tuple(shape), (v.shape, shape)
+    return v, parent
+
+
+@st.composite
+def copy_case(draw):
+    src, _ = draw(views())
+    nd = src.ndim
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    steps = [draw(st.sampled_from([1, 1, -1, 2])) for _ in range(nd)]
+    perm = draw(st.permutations(range(nd)))
+    pshape = [n * abs(s) + 1 for n, s in zip(src.shape, steps)]
+    parent = random_array(rng, [pshape[i] for i in perm], src.dtype)
+    v = parent.transpose(np.argsort(perm))
+    sl = tuple(np.s_[0 : n * s : s] if s > 0 else np.s_[p - 1 :: s] for n, s, p in zip(src.shape, steps, pshape))
+    dst = v[sl][tuple(np.s_[:n] for n in src.shape)]
+    assert dst.shape == src.shape
+    return src, dst, parent
+
+
+@SETTINGS
+@given(case=copy_case())
+def test_copy_random_views(target, threads, case):
+    src, dst, parent = case
+    want = parent.copy()
+    # the same view of the expected parent
+    off = dst.__array_interface__["data"][0] - parent.__array_interface__["data"][0]
+    want_view = np.lib.stride_tricks.as_strided(want.reshape(-1)[off // want.itemsize :], dst.shape, dst.strides)
+    want_view[...] = src
+    sd.copy(src, dst)
+    np.testing.assert_array_equal(bits(parent), bits(want))  # the view is right, padding untouched
+
+
+@SETTINGS
+@given(data=st.data())
+def test_slice_random(target, threads, data):
+    x, _ = data.draw(views(allow_broadcast=False))
+    offs, sizes, strides, index = [], [], [], []
+    for n in x.shape:
+        o = data.draw(st.integers(0, n))
+        s = data.draw(st.integers(0, n - o))
+        t = data.draw(st.sampled_from([1, 2, 3, -1, -2]))
+        offs.append(o), sizes.append(s), strides.append(t)
+        if t > 0:
+            index.append(np.s_[o : o + s : t])
+        else:
+            index.append(np.s_[o + s - 1 : (o - 1 if o > 0 else None) : t] if s else np.s_[0:0])
+    got = sd.slice(x, offs, sizes, strides)
+    assert_same(got, x[tuple(index)])
+
+
+@SETTINGS
+@given(data=st.data())
+def test_split_join_random(target, threads, data):
+    x, _ = data.draw(views(allow_broadcast=False))
+    axis = data.draw(st.integers(0, x.ndim - 1))
+    n = x.shape[axis]
+    cuts = sorted(data.draw(st.lists(st.integers(0, n), min_size=0, max_size=3)))
+    sizes = np.diff([0, *cuts, n]).tolist()
+    parts = sd.split(x, sizes, axis=axis)
+    want = np.split(x, np.cumsum(sizes)[:-1], axis=axis)
+    for got, w in zip(parts, want):
+        assert_same(got, np.ascontiguousarray(w))
+    assert_same(sd.join(parts, axis=axis), np.concatenate(want, axis=axis))
+    # join of non-contiguous inputs (the reversed parts)
+    rev = [p[..., ::-1] for p in parts]
+    assert_same(sd.join(rev, axis=axis), np.concatenate(rev, axis=axis))
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
+def test_transpose_tile_edges(target, dtype):
+    rng = np.random.default_rng(7)
+    big = random_array(rng, (41, 41), dtype)
+    for r in range(1, 41):
+        for c in range(1, 41):
+            a = big[:r, :c]
+            out = np.empty((c, r), dtype)
+            sd.copy(a.T, out)
+            assert_same(out, a.T.copy())
+    # odd sizes with batch dims and a reversed axis
+    a = random_array(rng, (3, 37, 29), dtype)
+    out = np.empty((3, 29, 37), dtype)
+    sd.copy(a.transpose(0, 2, 1)[:, ::-1], out)
+    assert_same(out, a.transpose(0, 2, 1)[:, ::-1].copy())
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32, np.int64])
+def test_large_copies(target, threads, dtype):
+    rng = np.random.default_rng(3)
+    a = random_array(rng, (1031, 2053), dtype)  # ~2-16 MiB: threaded, odd sizes
+    out = np.empty((2053, 1031), dtype)
+    sd.copy(a.T, out)
+    assert_same(out, a.T.copy())
+    rev = sd.slice(a, [0, 0], list(a.shape), [1, -1])
+    assert_same(rev, a[:, ::-1].copy())
+    rev = sd.slice(a, [0, 0], list(a.shape), [-1, 1])
+    assert_same(rev, a[::-1].copy())
+    every2 = sd.slice(a, [0, 1], [1031, 2052], [1, 2])
+    assert_same(every2, a[:, 1::2].copy())
+    parts = sd.split(a, [1000, 1053], axis=1)
+    assert_same(parts[1], a[:, 1000:].copy())
+    assert_same(sd.join(parts, axis=1), a)
+    row = random_array(rng, (2053,), dtype)
+    out2 = np.empty_like(a)
+    sd.copy(row, out2)
+    assert_same(out2, np.broadcast_to(row, a.shape).copy())
+    col = random_array(rng, (1031, 1), dtype)
+    sd.copy(col, out2)
+    assert_same(out2, np.broadcast_to(col, a.shape).copy())
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_streaming_sizes(target, threads, dtype):
+    """Outputs above the streaming threshold (16 MiB) at unaligned offsets."""
+    rng = np.random.default_rng(5)
+    n = (17 << 20) // np.dtype(dtype).itemsize + 3
+    buf = random_array(rng, (n + 1,), dtype)
+    a = buf[1:]
+    out_buf = np.zeros(n + 1, dtype)
+    out = out_buf[1:]
+    sd.copy(a, out)
+    assert_same(out, a)
+    sd.copy(a[::-1], out)
+    assert_same(out, a[::-1].copy())
+    sd.copy(a[:1], out)
+    assert_same(out, np.broadcast_to(a[:1], out.shape).copy())
+    assert out_buf[0] == 0
+
+
+def test_special_values_survive(target):
+    # quiet and signalling NaNs with payloads, -0.0, infinities, as raw bit patterns
+    pats = {
+        np.float16: [0x7E01, 0x7D00, 0xFE5A, 0x8000, 0x7C00, 0xFC00, 0x3C00],
+        np.float32: [0x7FC00001, 0x7FA00000, 0xFFC12345, 0x80000000, 0x7F800000, 0xFF800000, 0x3F800000],
+        np.float64: [0x7FF8000000000001, 0x7FF4000000000000, 0xFFF8123456789ABC, 0x8000000000000000,
+                     0x7FF0000000000000, 0xFFF0000000000000, 0x3FF0000000000000],
+    }
+    for dtype, p in pats.items():
+        u = np.dtype(f"u{np.dtype(dtype).itemsize}")
+        b = np.tile(np.array(p, dtype=u), 60).reshape(20, -1).view(dtype)
+        assert_same(sd.copy(b.T, np.empty(b.T.shape, b.dtype)), b.T.copy())
+        assert_same(sd.slice(b, [0, 0], list(b.shape), [1, -1]), b[:, ::-1].copy())
+        assert_same(sd.split(b, 3, axis=1)[1], b[:, 7:14].copy())
+
+
+def test_overlapping_in_place(target, threads):
+    rng = np.random.default_rng(11)
+    for shape in [(7,), (300, 301), (1 << 20,)]:
+        a = random_array(rng, shape, np.float32)
+        before = a.copy()
+        sd.copy(a, a)
+        assert_same(a, before)
+        sd.copy(a[::-1], a)
+        want = before[::-1].copy()
+        assert_same(a, want)
+        if a.ndim == 2:
+            b = a[:, :300].copy()
+            sd.copy(b.T, b)  # overlapping transpose in place: numpy's result
+            c = a[:, :300].copy()
+            np.copyto(c, c.T)
+            assert_same(b, c)
+
+
+def test_zero_size_and_scalar(target):
+    a = np.empty((3, 0, 4), np.float32)
+    assert sd.copy(a, np.empty_like(a)).shape == (3, 0, 4)
+    s = np.array(5, np.int64)
+    out = np.empty((), np.int64)
+    sd.copy(s, out)
+    assert out == 5
+
+
+def test_simd_controls():
+    compiled = sd.build_info()["simd_compiled"].split(",")
+    assert compiled[0] == "scalar"
+    assert set(TARGETS) <= set(compiled)
+    assert sd.build_info()["simd"] in TARGETS
+    before = _core._simd()
+    try:
+        for t in TARGETS:
+            _core._set_simd(t)
+            assert sd.build_info()["simd"] == t
+    finally:
+        _core._set_simd(before)
+    with pytest.raises(sd.ValidationError, match="not a compiled SIMD target"):
+        _core._set_simd("sse9")
+
+
+def test_env_forces_target():
+    import subprocess
+    import sys
+    import os
+
+    env = dict(os.environ, STRIDED_SIMD="scalar")
+    code = "import strided as sd; print(sd.build_info()['simd'])"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "scalar"
+    env["STRIDED_SIMD"] = "bogus"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == TARGETS[-1]
+    assert "STRIDED_SIMD=bogus" in out.stderr
+
+
+def test_plan_kinds():
+    assert _core._plan_describe(4, [8192, 4096], [4, 32768], [16384, 4]).startswith("transpose w4")
+    assert _core._plan_describe(1, [100], [-1], [1]).startswith("reverse w1")
+    assert _core._plan_describe(4, [10, 10], [0, 0], [40, 4]).startswith("fill w4")
+    assert _core._plan_describe(4, [10, 10], [80, 4], [40, 4]).startswith("contig w4")
