@@ -308,7 +308,6 @@ def attach() -> None:
 
     _tensor_describe.__doc__ = describe.__doc__
     _shape_describe.__doc__ = describe_shape.__doc__
-    _core.TensorDesc.describe = _tensor_describe
-    shape_cls = getattr(getattr(_core, "xla", None), "Shape", None)
-    if shape_cls is not None:
-        shape_cls.describe = _shape_describe
+    # setattr: the stubs already declare describe() on both classes.
+    setattr(_core.TensorDesc, "describe", _tensor_describe)
+    setattr(_core.xla.Shape, "describe", _shape_describe)

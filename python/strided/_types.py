@@ -19,8 +19,8 @@ def _itemsize(self: Any) -> int:
     return _ITEMSIZE[self.name]
 
 
-def _numpy(self: Any) -> np.dtype:
-    return np.dtype(self.name.lower())
+def _numpy(self: Any) -> np.dtype[Any]:
+    return np.dtype(str(self.name).lower())
 
 
 def _from_numpy(cls: Any, dtype_like: Any) -> Any:
@@ -32,8 +32,9 @@ def _parse_level(cls: Any, level: Any) -> Any:
 
 
 def install_enum_helpers() -> None:
+    # setattr: the stub (_core/__init__.pyi) already declares these as the methods they become.
     dt = _core.DataType
-    dt.itemsize = property(_itemsize)  # type: ignore[attr-defined]
-    dt.numpy = property(_numpy)  # type: ignore[attr-defined]
-    dt.from_numpy = classmethod(_from_numpy)  # type: ignore[attr-defined]
-    _core.FeatureLevel.parse = classmethod(_parse_level)  # type: ignore[attr-defined]
+    setattr(dt, "itemsize", property(_itemsize))
+    setattr(dt, "numpy", property(_numpy))
+    setattr(dt, "from_numpy", classmethod(_from_numpy))
+    setattr(_core.FeatureLevel, "parse", classmethod(_parse_level))

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Proves that a C++ program can embed strided the way README.md says, twice:
+#  (a) from a prefix installed by a plain CMake build of this repository
+#      (cmake -S . -B B && cmake --build B && cmake --install B --prefix P); the same build runs
+#      the C++ unit tests (tests/cpp) with ctest;
+#  (b) from the C++ package inside the installed wheel (`python -m strided --cmake-dir`).
+# Each time tests/consumer is configured with find_package(strided CONFIG REQUIRED), built and run.
+#
+# Usage: scripts/check_consumer.sh [a|b|all]        (default: all)
+# Environment: PYTHON  interpreter with strided installed from a wheel/sdist, for (b) (default: python3)
+#              WORK    scratch folder (default: a new temporary one, removed at exit)
+#              JOBS    build parallelism (default: 2)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+WHICH=${1:-all}
+PYTHON=${PYTHON:-python3}
+JOBS=${JOBS:-2}
+if [[ -z "${WORK:-}" ]]; then
+  WORK=$(mktemp -d)
+  trap 'rm -rf "$WORK"' EXIT
+fi
+GEN=()
+command -v ninja >/dev/null && GEN=(-G Ninja)
+
+build_consumer() {  # $1 = label, rest = CMake arguments that locate strided
+  local label=$1; shift
+  local dir="$WORK/consumer-$label"
+  echo "== consumer ($label): configure, build, run"
+  cmake -S tests/consumer -B "$dir" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release "$@" >"$dir.log" 2>&1 || { cat "$dir.log"; return 1; }
+  cmake --build "$dir" -j "$JOBS" >>"$dir.log" 2>&1 || { cat "$dir.log"; return 1; }
+  "$dir/consumer"
+}
+
+if [[ $WHICH == a || $WHICH == all ]]; then
+  echo "== (a) plain CMake build + ctest + install"
+  # The Python module is a separate concern (pip builds it); leave it out of the C++ package build.
+  cmake -S . -B "$WORK/build" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DSTRIDED_BUILD_PYTHON=OFF \
+    -DSTRIDED_BUILD_TESTS=ON -DSTRIDED_WERROR="${STRIDED_WERROR:-OFF}" >"$WORK/configure.log" 2>&1 \
+    || { cat "$WORK/configure.log"; exit 1; }
+  cmake --build "$WORK/build" -j "$JOBS" >"$WORK/build.log" 2>&1 || { tail -n 60 "$WORK/build.log"; exit 1; }
+  ctest --test-dir "$WORK/build" --output-on-failure -j "$JOBS"
+  cmake --install "$WORK/build" --prefix "$WORK/prefix" >/dev/null
+  for f in include/strided/strided.hpp include/strided/ops.hpp; do
+    [[ -f "$WORK/prefix/$f" ]] || { echo "missing $f in the installed prefix"; exit 1; }
+  done
+  cfg=$(find "$WORK/prefix" -name strided-config.cmake | head -n1)
+  [[ -n "$cfg" && -f "$(dirname "$cfg")/strided-config-version.cmake" ]] \
+    || { echo "strided-config.cmake / strided-config-version.cmake not installed"; exit 1; }
+  build_consumer prefix -DCMAKE_PREFIX_PATH="$WORK/prefix"
+fi
+
+if [[ $WHICH == b || $WHICH == all ]]; then
+  echo "== (b) the wheel's C++ package ($PYTHON -m strided --cmake-dir)"
+  CMAKE_DIR=$("$PYTHON" -m strided --cmake-dir)
+  echo "   $CMAKE_DIR"
+  # Configure from outside the source tree's influence: only strided_DIR locates the package.
+  build_consumer wheel -Dstrided_DIR="$CMAKE_DIR"
+fi
+echo "check_consumer: OK"

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds the sdist, installs it (with the test extra) into a fresh virtual environment, and runs
+# the test suite that ships inside the sdist against that installation. Proves the sdist holds
+# everything a build needs (csrc, cmake, CMakeLists.txt, python, tests) and nothing of build/.
+#
+# Usage: scripts/check_sdist.sh
+# Environment: PYTHON  interpreter to build with and to make the venv from (default: python3)
+#              VENV    where to make the venv (default: inside WORK); kept afterwards when given,
+#                      so later steps (scripts/check_consumer.sh b, scripts/run_examples.sh) can use it
+#              WORK    scratch folder (default: a new temporary one, removed at exit)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+if [[ -z "${WORK:-}" ]]; then
+  WORK=$(mktemp -d)
+  trap 'rm -rf "$WORK"' EXIT
+fi
+VENV=${VENV:-$WORK/venv}
+
+"$PYTHON" -m venv "$VENV"
+"$VENV/bin/python" -m pip install -q --upgrade pip
+"$VENV/bin/python" -m pip install -q build
+
+echo "== building the sdist"
+"$VENV/bin/python" -m build --sdist --outdir "$WORK/dist" . >"$WORK/sdist.log" 2>&1 || { cat "$WORK/sdist.log"; exit 1; }
+SDIST=$(ls "$WORK"/dist/strided-*.tar.gz)
+echo "   $SDIST ($(du -k "$SDIST" | cut -f1) KiB)"
+
+# What must be inside, and what must not.
+LIST=$(tar tzf "$SDIST")
+TOP=$(echo "$LIST" | head -n1 | cut -d/ -f1)
+for need in CMakeLists.txt pyproject.toml README.md cmake/strided-config.cmake.in \
+            csrc/include/strided/strided.hpp python/strided/__init__.py python/strided/_core.pyi \
+            python/strided/py.typed tests/consumer/CMakeLists.txt; do
+  echo "$LIST" | grep -qx "$TOP/$need" || { echo "sdist lacks $need"; exit 1; }
+done
+if echo "$LIST" | grep -qE "^$TOP/(build|dist|\.hypothesis|\.pytest_cache|\.benchmarks)/|\.so$"; then
+  echo "sdist holds build output or caches:"; echo "$LIST" | grep -E "^$TOP/(build|dist|\.hypothesis|\.pytest_cache|\.benchmarks)/|\.so$" | head
+  exit 1
+fi
+
+echo "== installing the sdist with [test] into $VENV"
+"$VENV/bin/python" -m pip install -q "$SDIST[test]" >"$WORK/install.log" 2>&1 || { tail -n 80 "$WORK/install.log"; exit 1; }
+
+echo "== running the sdist's own tests against the installation"
+mkdir -p "$WORK/src"
+tar xzf "$SDIST" -C "$WORK/src"
+# From inside the unpacked sdist's tests folder: `import strided` must find the installed copy.
+cd "$WORK/src/$TOP"
+"$VENV/bin/python" -c "import strided, sys; p = strided.__file__; print('   strided from', p); sys.exit('$WORK/src' in p)"
+"$VENV/bin/python" -m pytest -q -p no:cacheprovider tests
