@@ -1,0 +1,84 @@
+"""What an installation carries: version, build_info, the C++ package of a wheel, typing markers."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import strided as sd
+
+PKG = Path(sd.__file__).resolve().parent
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def project_version() -> str:
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    m = re.search(r'^version\s*=\s*"([^"]+)"', text, re.M)
+    assert m, "pyproject.toml has no version"
+    return m.group(1)
+
+
+def test_version_matches_pyproject() -> None:
+    assert sd.__version__ == project_version()
+    assert re.fullmatch(r"\d+\.\d+\.\d+", sd.__version__)
+
+
+def test_build_info_keys() -> None:
+    info = sd.build_info()
+    assert {"version", "compiler", "openmp", "max_threads", "num_threads", "simd_compiled", "simd"} <= set(info)
+    assert all(isinstance(k, str) and isinstance(v, str) for k, v in info.items())
+    assert info["version"] == sd.__version__
+    compiled = info["simd_compiled"].split(",")
+    assert "scalar" in compiled and info["simd"] in compiled
+    assert int(info["num_threads"]) == sd.get_num_threads() >= 1
+    assert info["openmp"] == "no" or info["openmp"].isdigit()
+
+
+def test_python_m_strided_info() -> None:
+    out = subprocess.run([sys.executable, "-m", "strided", "--info"], check=True, capture_output=True, text=True,
+                         cwd=os.path.dirname(PKG))
+    assert json.loads(out.stdout)["version"] == sd.__version__
+
+
+def test_typing_markers_ship() -> None:
+    assert (PKG / "py.typed").is_file()
+    assert (PKG / "_core" / "__init__.pyi").is_file()
+    assert (PKG / "_core" / "xla.pyi").is_file()
+
+
+def _is_installed_wheel() -> bool:
+    # A wheel or sdist install carries strided/cpp; a developer build (PYTHONPATH=build/<x>/python) does not.
+    return (PKG / "cpp").is_dir()
+
+
+def test_cmake_dir_of_this_installation() -> None:
+    if not _is_installed_wheel():
+        # Developer build: no C++ package inside; the error says so and how to get one.
+        with pytest.raises(FileNotFoundError, match="no C\\+\\+ package"):
+            sd.cmake_dir()
+        r = subprocess.run([sys.executable, "-m", "strided", "--cmake-dir"], capture_output=True, text=True,
+                           cwd=os.path.dirname(PKG))
+        assert r.returncode == 1 and "no C++ package" in r.stderr
+        return
+    d = Path(sd.cmake_dir())
+    assert (d / "strided-config.cmake").is_file()
+    assert (d / "strided-config-version.cmake").is_file()
+    assert (d / "strided-targets.cmake").is_file()
+    assert PKG / "cpp" in d.parents
+    cpp = PKG / "cpp"
+    headers = {p.name for p in (cpp / "include" / "strided").glob("*.hpp")}
+    assert {"strided.hpp", "dtype.hpp", "error.hpp", "feature_level.hpp", "tensor_desc.hpp", "ops.hpp",
+            "compiled.hpp", "runtime.hpp", "xla.hpp"} <= headers
+    libs = [p.name for p in cpp.rglob("*") if p.is_file() and re.match(r"(lib)?strided\.(a|lib)$", p.name)]
+    assert libs, f"no static library under {cpp}"
+    version_file = (d / "strided-config-version.cmake").read_text(encoding="utf-8")
+    assert f'"{sd.__version__}"' in version_file
+    out = subprocess.run([sys.executable, "-m", "strided", "--cmake-dir"], check=True, capture_output=True,
+                         text=True, cwd=os.path.dirname(PKG))
+    assert out.stdout.strip() == str(d)
