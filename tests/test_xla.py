@@ -393,3 +393,20 @@ def test_parse_str_round_trip_random(lay, t):
     s = xla.Shape(t, dims, m2m)
     assert xla.Shape.parse(str(s)) == s
     assert xla.Shape.parse(str(s).upper()) == s
+
+
+def test_relayout_from_many_threads():
+    # The copies run without the GIL; concurrent calls must not interfere.
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((64, 48, 5)).astype(np.float32)
+    src = xla.make_shape("f32", x.shape)
+    dsts = [xla.Shape("f32", x.shape, xla.Layout(list(p), [65, 50, 5 + i % 2], PADS[i % 4]))
+            for i, p in enumerate([(0, 1, 2), (2, 1, 0), (1, 0, 2), (0, 2, 1)] * 4)]
+    with ThreadPoolExecutor(4) as ex:
+        results = list(ex.map(lambda d: xla.relayout(x, src, d), dsts))
+    for d, got in zip(dsts, results):
+        lay = d.layout
+        want = ref_physical(x, lay.minor_to_major, lay.padded_dimensions, pad_value("f32", lay.padding_value.name))
+        np.testing.assert_array_equal(got, want)
