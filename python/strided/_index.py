@@ -34,7 +34,7 @@ __all__ = ["gather", "gather_elements", "gather_nd", "scatter", "scatter_nd"]
 
 
 def _array(x: Any, name: str) -> np.ndarray:
-    if type(x) is np.ndarray:
+    if type(x) is np.ndarray and not x.dtype.hasobject:
         return x
     try:
         a = np.asarray(x)
