@@ -59,10 +59,16 @@ DataType to_dtype(pyb::handle obj) {
 std::optional<FeatureLevel> to_level(pyb::handle obj) {
   if (obj.is_none()) return std::nullopt;
   if (pyb::isinstance<pyb::str>(obj)) return parse_feature_level(obj.cast<std::string>());
-  if (pyb::isinstance<pyb::int_>(obj) && !pyb::isinstance<pyb::bool_>(obj)) {
-    const long v = obj.cast<long>();
-    if (v < 0 || !is_known_feature_level(static_cast<std::uint32_t>(v)))
-      throw ValidationError("feature_level: unknown feature level " + std::to_string(v));
+  // Any integer (also numpy's) but bool; FeatureLevel members are ints (IntEnum).
+  if (!pyb::isinstance<pyb::bool_>(obj) && pyb::hasattr(obj, "__index__")) {
+    const pyb::object i = pyb::reinterpret_borrow<pyb::object>(obj).attr("__index__")();
+    long long v = -1;
+    try {
+      v = i.cast<long long>();
+    } catch (pyb::cast_error&) {
+    }
+    if (v < 0 || v > 0xffffffffLL || !is_known_feature_level(static_cast<std::uint32_t>(v)))
+      throw ValidationError("feature_level: unknown feature level " + pyb::str(i).cast<std::string>());
     return static_cast<FeatureLevel>(v);
   }
   throw pyb::type_error("feature_level: expected a FeatureLevel, an int or a string like '4_1', got " +
