@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Build with ASan + UBSan (STRIDED_SANITIZE=ON) and run the C++ tests (ctest) and the Python
+# suite against that build; fail on any test failure or any sanitizer report.
+#   scripts/run_sanitizers.sh [pytest args...]     (env BUILD_DIR, default build/asan; BUILD_JOBS)
+# The Python interpreter is not sanitized, so libasan is LD_PRELOADed and leak detection is off
+# for it (CPython's own allocations would be reported); ctest runs with leak detection on.
+# STRIDED_HYPOTHESIS_PROFILE=sanitize (read by the test files) keeps hypothesis runs short.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD="${BUILD_DIR:-build/asan}"
+LOGDIR="$BUILD/sanitizer-logs"
+start=$(date +%s)
+
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRIDED_SANITIZE=ON -DSTRIDED_WERROR=ON \
+  -DSTRIDED_BUILD_FUZZERS=ON >/dev/null
+cmake --build "$BUILD" -j"${BUILD_JOBS:-2}"
+built=$(date +%s)
+rm -rf "$LOGDIR" && mkdir -p "$LOGDIR"
+
+# log_path: reports land in files even when a test swallows stderr; halt on the first UBSan
+# finding (the build already uses -fno-sanitize-recover=undefined).
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:log_path=$PWD/$LOGDIR/asan"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$PWD/$LOGDIR/ubsan"
+status=0
+ctest --test-dir "$BUILD" --output-on-failure -j2 2>&1 | tee "$LOGDIR/ctest.log" || status=1
+ctest_done=$(date +%s)
+
+libasan="$(${CXX:-c++} -print-file-name=libasan.so)"
+libubsan="$(${CXX:-c++} -print-file-name=libubsan.so)"
+[ -f "$libasan" ] || { echo "run_sanitizers: libasan.so not found ($libasan)" >&2; exit 1; }
+preload="$libasan"; [ -f "$libubsan" ] && preload="$libasan:$libubsan"
+# Python: no leak detection (the interpreter's own); ODR checks off (pybind11 + numpy modules).
+ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:detect_odr_violation=0:log_path=$PWD/$LOGDIR/asan" \
+STRIDED_HYPOTHESIS_PROFILE="${STRIDED_HYPOTHESIS_PROFILE:-sanitize}" \
+PYTHONPATH="$BUILD/python" LD_PRELOAD="$preload" \
+  python -m pytest -q -p no:cacheprovider -x tests "$@" 2>&1 | tee "$LOGDIR/pytest.log" || status=1
+done_t=$(date +%s)
+
+reports=$(cat "$LOGDIR"/asan* "$LOGDIR"/ubsan* "$LOGDIR"/*.log 2>/dev/null |
+  grep -cE "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:" || true)
+echo "run_sanitizers: build $((built - start))s, ctest $((ctest_done - built))s, pytest $((done_t - ctest_done))s;" \
+  "sanitizer reports: $reports"
+if [ "$reports" -ne 0 ]; then
+  grep -hE -A12 "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:" "$LOGDIR"/asan* "$LOGDIR"/ubsan* \
+    "$LOGDIR"/*.log 2>/dev/null | head -80 >&2
+  status=1
+fi
+exit $status
