@@ -161,6 +161,12 @@ def gather_elements(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarra
     if idx.ndim != a.ndim:
         raise _ValidationError(
             f"gather_elements.indices: must have as many dimensions as x ({a.ndim}), got {idx.ndim}")
+    full = a.shape[:ax] + idx.shape[ax:ax + 1] + a.shape[ax + 1:]
+    if idx.shape != full and a.size:
+        try:  # size-1 dimensions of indices broadcast along x's, as take_along_axis does
+            idx = np.broadcast_to(idx, full)
+        except ValueError:
+            pass  # left for the description's rule to name
     res = _out(out, idx.shape, a.dtype)
     if res.size == 0 or a.size == 0:
         _check_range(idx, (a.shape[ax],), (ax,), "gather_elements.indices", False)

@@ -5,10 +5,32 @@
 // tile), which keeps the touched band of the target (N x tile elements) in cache and reads the
 // indices/updates in contiguous runs. Scatter copies its input into each band just before
 // scattering into it, so the copy costs no extra pass over memory.
+#include <vector>
+
 #include "index/steps.hpp"
 
 namespace strided::detail::index {
 namespace {
+
+/// Per-thread scratch for packed bands, kept between calls (OpenMP threads persist).
+std::byte* scratch(std::size_t bytes) {
+  thread_local std::vector<std::uint64_t> buf;
+  if (buf.size() * 8 < bytes) buf.resize((bytes + 7) / 8);
+  return reinterpret_cast<std::byte*>(buf.data());
+}
+
+/// Prefetches the `bytes` at p (a band row `kAhead` rows ahead): band rows are far apart, so the
+/// hardware prefetchers, which follow streams within a page, do not fetch them.
+constexpr std::int64_t kAhead = 16;
+inline void prefetch_run(const std::byte* p, std::int64_t bytes) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  for (std::int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b);
+  __builtin_prefetch(p + bytes - 1);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
 
 using ElemFn = void (*)(const ElementsGeom&, const std::byte* idx, const std::byte* data, std::byte* tgt,
                         const std::byte* src, std::int64_t lo, std::int64_t hi);
@@ -40,6 +62,42 @@ void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte*
         for (std::int64_t k = 0; k < K; ++k) {
           std::byte* o = ol + norm_index(load<I>(il + k * ai), N) * ao;
           store<T>(o, Op::apply(load<T>(o), load<T>(ul + k * au)));
+        }
+      }
+      return;
+    }
+    if (g.pack) {
+      // Through a packed band: the band's rows may be a power of two apart (cache-set
+      // conflicts, one TLB entry each); the packed copy sits in L2 at consecutive addresses.
+      std::byte* s = scratch(static_cast<std::size_t>(N * tile) * sizeof(T));
+      const std::byte* from = nb ? nb : ob;
+      const std::int64_t af = nb ? an : ao, jf = nb ? jn : jo;
+      for (std::int64_t jt = j0; jt < j1; jt += tile) {
+        const std::int64_t je = std::min(j1, jt + tile), wd = je - jt;
+        constexpr auto E = static_cast<std::int64_t>(sizeof(T));
+        for (std::int64_t n = 0; n < N; ++n) {
+          const std::byte* f = from + n * af + jt * jf;
+          if (n + kAhead < N) prefetch_run(f + kAhead * af, wd * jf);
+          std::byte* d = s + n * wd * E;
+          for (std::int64_t j = 0; j < wd; ++j) store<T>(d + j * E, load<T>(f + j * jf));
+        }
+        for (std::int64_t k = 0; k < K; ++k) {
+          const std::byte* ik = ib + k * ai + jt * ji;
+          const std::byte* uk = ub + k * au + jt * ju;
+          if (k + kAhead < K) {
+            prefetch_run(ik + kAhead * ai, wd * ji);
+            prefetch_run(uk + kAhead * au, wd * ju);
+          }
+          for (std::int64_t j = 0; j < wd; ++j) {
+            std::byte* o = s + (norm_index(load<I>(ik + j * ji), N) * wd + j) * E;
+            store<T>(o, Op::apply(load<T>(o), load<T>(uk + j * ju)));
+          }
+        }
+        for (std::int64_t n = 0; n < N; ++n) {
+          std::byte* d = ob + n * ao + jt * jo;
+          if (n + kAhead < N && nb) prefetch_run(d + kAhead * ao, wd * jo);
+          const std::byte* f = s + n * wd * E;
+          for (std::int64_t j = 0; j < wd; ++j) store<T>(d + j * jo, load<T>(f + j * E));
         }
       }
       return;
@@ -78,6 +136,30 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
         std::byte* ol = ob + j * jo;
         const std::byte* nl = nb + j * jn;
         for (std::int64_t k = 0; k < K; ++k) store<T>(ol + k * ao, load<T>(nl + norm_index(load<I>(il + k * ai), N) * an));
+      }
+      return;
+    }
+    if (g.pack) {  // see scatter_lines
+      std::byte* s = scratch(static_cast<std::size_t>(N * tile) * W);
+      constexpr auto E = static_cast<std::int64_t>(W);
+      for (std::int64_t jt = j0; jt < j1; jt += tile) {
+        const std::int64_t je = std::min(j1, jt + tile), wd = je - jt;
+        for (std::int64_t n = 0; n < N; ++n) {
+          const std::byte* f = nb + n * an + jt * jn;
+          if (n + kAhead < N) prefetch_run(f + kAhead * an, wd * jn);
+          std::byte* d = s + n * wd * E;
+          for (std::int64_t j = 0; j < wd; ++j) store<T>(d + j * E, load<T>(f + j * jn));
+        }
+        for (std::int64_t k = 0; k < K; ++k) {
+          const std::byte* ik = ib + k * ai + jt * ji;
+          std::byte* ok = ob + k * ao + jt * jo;
+          if (k + kAhead < K) {
+            prefetch_run(ik + kAhead * ai, wd * ji);
+            prefetch_run(ok + kAhead * ao, wd * jo);
+          }
+          for (std::int64_t j = 0; j < wd; ++j)
+            store<T>(ok + j * jo, load<T>(s + (norm_index(load<I>(ik + j * ji), N) * wd + j) * E));
+        }
       }
       return;
     }

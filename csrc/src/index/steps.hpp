@@ -39,6 +39,7 @@ struct ElementsGeom {
   std::int64_t N = 0;          // target's size along the axis (the index range)
   std::array<std::int64_t, 4> ax{};  // byte strides along the axis
   std::int64_t tile = 1;       // lines processed together (axis-outer layouts); 1 = line by line
+  bool pack = false;           // tiles go through a packed per-thread copy of the target band
   std::array<Operand, 4> where{};
   DataType dtype = DataType::UNKNOWN;
   DataType idx_dtype = DataType::UNKNOWN;

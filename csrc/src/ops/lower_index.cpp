@@ -71,19 +71,32 @@ IndexCheckSpec check_spec(const char* name, const View& idx) {
   return s;
 }
 
-/// Lines processed together when the axis is not the innermost dimension: enough that each
-/// contiguous run is at least a cache line, few enough that the target band (N x tile) stays
-/// in L2.
-std::int64_t choose_tile(const ElementsGeom& g, std::size_t width) {
-  if (g.lines.inner_size() <= 1) return 1;
+/// Lines processed together when the axis is not the innermost dimension (`tile`), and whether
+/// each tile's band of the target (N x tile elements) goes through a packed scratch copy. A
+/// band of a large target is spread over N rows that are often a power of two apart: direct
+/// access thrashes a few cache sets and takes a TLB entry per row, while the packed band is
+/// contiguous and stays in L2 (tile chosen so it is about 256 KiB).
+void choose_tile(ElementsGeom& g, std::size_t width) {
+  g.tile = 1;
+  g.pack = false;
+  if (g.lines.inner_size() <= 1) return;
   const std::int64_t ai = g.ax[0] < 0 ? -g.ax[0] : g.ax[0];
   const std::int64_t ji = g.lines.inner_st(0) < 0 ? -g.lines.inner_st(0) : g.lines.inner_st(0);
-  if (ai <= ji) return 1;  // the axis is the inner dimension: walk line by line
+  if (ai <= ji) return;  // the axis is the inner dimension: walk line by line
   const auto w = static_cast<std::int64_t>(width);
-  const std::int64_t band = 128 * 1024;
-  std::int64_t t = 1;
-  while (t < 256 && (2 * t) * std::max<std::int64_t>(g.N, 1) * w <= band) t *= 2;
-  return std::max<std::int64_t>(t, std::max<std::int64_t>(1, 64 / w));
+  const std::int64_t n = std::max<std::int64_t>(g.N, 1);
+  const std::int64_t line = std::max<std::int64_t>(1, 64 / w);  // a cache line of elements
+  const std::int64_t at = g.ax[2] < 0 ? -g.ax[2] : g.ax[2];
+  if (n * line * w <= 512 * 1024 && n * at > 64 * 1024) {
+    std::int64_t t = line;
+    while (t < 512 && 2 * t * n * w <= 256 * 1024) t *= 2;
+    g.tile = t;
+    g.pack = true;
+    return;
+  }
+  std::int64_t t = line;  // small targets are cache-resident anyway; huge ones are random access
+  while (t < 256 && 2 * t * n * w <= 128 * 1024) t *= 2;
+  g.tile = t;
 }
 
 bool same_view(const View& a, const View& b) {
@@ -117,7 +130,7 @@ void lower_gather_elements(Program& p, const View& in, const View& idx, const Vi
   g.where = {idx.where, out.where, in.where, in.where};
   g.dtype = in.dtype;
   g.idx_dtype = idx.dtype;
-  g.tile = choose_tile(g, in.width());
+  choose_tile(g, in.width());
   IndexCheckSpec c = check_spec("gather_elements.indices", idx);
   c.bound = {g.N};
   c.axis = {axis};
@@ -154,7 +167,7 @@ void lower_scatter(Program& p, const View& in, const View& idx, const View& upd,
   g.where = {idx.where, upd.where, out.where, in.where};
   g.dtype = in.dtype;
   g.idx_dtype = idx.dtype;
-  g.tile = choose_tile(g, in.width());
+  choose_tile(g, in.width());
   g.same_view = same_view(in, out);
   if (g.same_view) p.inplace_ok.emplace_back(in.where.buffer, out.where.buffer);
   IndexCheckSpec c = check_spec("scatter.indices", idx);
