@@ -43,6 +43,9 @@ void register_engine(pyb::module_& m) {
       },
       pyb::arg("width"), pyb::arg("sizes"), pyb::arg("src_strides"), pyb::arg("dst_strides"),
       "The copy plan for byte strides, as text: kernel kind, width, loop nest.");
+  m.def("_set_stream_threshold", &detail::set_stream_threshold, pyb::arg("bytes"),
+        "Outputs of at least `bytes` use streaming stores (plans made afterwards: clear the plan cache).");
+  m.def("_stream_threshold", &detail::stream_threshold);
   m.def(
       "_memcpy",
       [](pyb::handle dst, pyb::handle src, int threads) {

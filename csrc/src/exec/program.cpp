@@ -18,6 +18,9 @@ class CopyStep final : public Step {
     std::byte* d = dst_.out_ptr(c);
     run_copy(*plan_, s, d, c.threads);
   }
+  // Copies that read only inputs can share one parallel region with their neighbours.
+  bool batchable() const { return !src_.is_output; }
+  CopyJob job(const ExecContext& c) const { return CopyJob{plan_.get(), src_.in_ptr(c), dst_.out_ptr(c)}; }
 
  private:
   Operand src_, dst_;
@@ -66,7 +69,25 @@ void run_program(const Program& program, const std::byte* const* inputs,
   }
   ExecContext ctx{in.data(), n_in, outputs, n_out, resolve_threads(program.threads)};
   for (const auto& s : program.steps) s->check(ctx);
-  for (const auto& s : program.steps) s->run(ctx);
+  // Consecutive copy steps that read only inputs (a split's or join's parts: disjoint
+  // destinations) run as one batch, one parallel region for the operator.
+  CopyJob batch[16];
+  std::size_t nb = 0;
+  auto flush = [&] {
+    if (nb) run_copies(batch, nb, ctx.threads);
+    nb = 0;
+  };
+  for (const auto& s : program.steps) {
+    const auto* c = dynamic_cast<const CopyStep*>(s.get());
+    if (c != nullptr && c->batchable()) {
+      if (nb == 16) flush();
+      batch[nb++] = c->job(ctx);
+      continue;
+    }
+    flush();
+    s->run(ctx);
+  }
+  flush();
 }
 
 }  // namespace strided::detail

@@ -23,6 +23,15 @@ std::shared_ptr<const CopyPlan> plan_copy(std::size_t width, const std::vector<s
 /// Runs a plan. `src` / `dst` point at element (0,...,0) of each view. `threads` >= 1.
 void run_copy(const CopyPlan& plan, const void* src, void* dst, int threads);
 
+/// Several independent copies (no job reads what another writes; destinations disjoint), e.g.
+/// the parts of a split or join: one parallel region for all, work shared out by bytes.
+struct CopyJob {
+  const CopyPlan* plan;
+  const void* src;
+  void* dst;
+};
+void run_copies(const CopyJob* jobs, std::size_t n, int threads);
+
 /// Bytes the plan reads/writes (for the threading grain and for reporting).
 std::uint64_t copy_plan_bytes(const CopyPlan& plan) noexcept;
 
@@ -30,6 +39,10 @@ std::uint64_t copy_plan_bytes(const CopyPlan& plan) noexcept;
 void copy_strided(std::size_t width, const std::vector<std::int64_t>& sizes, const void* src,
                   const std::vector<std::int64_t>& src_strides, void* dst,
                   const std::vector<std::int64_t>& dst_strides, int threads);
+
+/// Outputs of at least this many bytes get non-temporal stores (plans made afterwards).
+void set_stream_threshold(std::uint64_t bytes) noexcept;
+std::uint64_t stream_threshold() noexcept;
 
 /// Reference points for the benchmarks: memcpy / memset split evenly over `threads` threads
 /// (one OpenMP region), the bandwidth every copy is measured against.

@@ -1,5 +1,6 @@
 // The copy planner and executor (DESIGN.md "One idea"): every operator's data movement is a
 // strided copy planned here once per compile and run by run_copy on every execute.
+#include <atomic>
 #include <cstring>
 #include <string>
 
@@ -21,7 +22,7 @@ using i64 = std::int64_t;
 
 // Outputs at least this large are written with non-temporal stores: they would not stay in
 // the last-level cache anyway, and streaming saves the read-for-ownership of every line.
-constexpr std::uint64_t kStreamBytes = std::uint64_t{16} << 20;
+std::atomic<std::uint64_t> g_stream_bytes{std::uint64_t{16} << 20};
 
 i64 iabs(i64 v) { return v < 0 ? -v : v; }
 
@@ -162,7 +163,7 @@ std::shared_ptr<const CopyPlan> plan_copy(std::size_t width, const std::vector<s
   if (k >= 2) p->row = dims[k - 2];
   if (k >= 3) p->outer.assign(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(k - 2));
   for (const auto& d : p->outer) p->outer_count *= d.n;
-  p->stream = p->bytes >= kStreamBytes && p->kind != KernelKind::Generic;
+  p->stream = p->bytes >= g_stream_bytes.load(std::memory_order_relaxed) && p->kind != KernelKind::Generic;
   return p;
 }
 
@@ -222,46 +223,123 @@ void run_span(const CopyPlan& p, CopyKernel kern, const std::byte* s, std::byte*
 
 }  // namespace
 
-void run_copy(const CopyPlan& p, const void* src, void* dst, int threads) {
-  if (p.empty || (p.same_strides && src == dst)) return;  // in-place identity: nothing moves
-  const auto* s = static_cast<const std::byte*>(src) + p.src_off;
-  auto* d = static_cast<std::byte*>(dst) + p.dst_off;
-  const CopyKernel kern = active_kernels().k[p.stream ? 1 : 0][static_cast<int>(p.kind)][p.wlog];
-  const int nt = threads > 1 ? threads_for_bytes(p.bytes, threads) : 1;
-  if (nt <= 1 && p.outer.empty()) {  // the common small case: one kernel call, nothing else
-    kern(s, d, p.row.n, p.row.ss, p.row.ds, p.inner.n, p.inner.ss, p.inner.ds);
-    return;
-  }
+namespace {
+
+// A plan bound to its pointers, with its work cut into chunks for the threads.
+struct Bound {
+  const CopyPlan* p;
+  const std::byte* s;
+  std::byte* d;
+  CopyKernel kern;
+  i64 total, g, granules, chunks;
+};
+
+bool bind(const CopyPlan& p, const void* src, void* dst, Bound& b) {
+  if (p.empty || (p.same_strides && src == dst)) return false;  // in-place identity: nothing moves
+  b.p = &p;
+  b.s = static_cast<const std::byte*>(src) + p.src_off;
+  b.d = static_cast<std::byte*>(dst) + p.dst_off;
+  b.kern = active_kernels().k[p.stream ? 1 : 0][static_cast<int>(p.kind)][p.wlog];
+  return true;
+}
+
+void run_serial(const Bound& b) {
+  const CopyPlan& p = *b.p;
+  if (p.outer.empty())
+    b.kern(b.s, b.d, p.row.n, p.row.ss, p.row.ds, p.inner.n, p.inner.ss, p.inner.ds);
+  else
+    run_span(p, b.kern, b.s, b.d, 0, p.outer_count * p.row.n * p.inner.n);
+}
+
+// Split granule: whole rows when there are plenty (transposes: bands of 64 rows, one cache
+// block), else cache-line-sized pieces of rows.
+void set_granules(Bound& b, int nt) {
+  const CopyPlan& p = *b.p;
   const i64 rows = p.outer_count * p.row.n;
-  const i64 total = rows * p.inner.n;
-  if (nt <= 1) {
-    run_span(p, kern, s, d, 0, total);
-    return;
-  }
-  // Split granule: whole rows when there are plenty (transposes: bands of 64 rows, one cache
-  // block), else cache-line-sized pieces of rows.
-  i64 g = p.inner.n;
+  b.total = rows * p.inner.n;
+  b.g = p.inner.n;
   if (p.kind == KernelKind::Transpose) {
-    if (rows >= 128 * static_cast<i64>(nt)) g *= 64;
+    if (rows >= 128 * static_cast<i64>(nt)) b.g *= 64;
   } else if (rows < 4 * static_cast<i64>(nt)) {
-    g = i64{64} >> p.wlog;
+    b.g = i64{64} >> p.wlog;
   }
+  b.granules = (b.total + b.g - 1) / b.g;
+}
+
+void run_chunk(const Bound& b, i64 c) {
+  auto at = [&](i64 q) { return (b.granules / b.chunks * q + b.granules % b.chunks * q / b.chunks) * b.g; };
+  const i64 e0 = at(c), e1 = c + 1 == b.chunks ? b.total : at(c + 1);
+  if (e0 < e1) run_span(*b.p, b.kern, b.s, b.d, e0, e1 < b.total ? e1 : b.total);
+}
+
+// One parallel region over the chunks of all `n` bound copies. Chunks are handed out first
+// come, first served: on a busy machine a descheduled thread does not hold the others up (the
+// result is the same whoever copies a chunk).
+void run_parallel(const Bound* bs, const i64* first_chunk, std::size_t n, int nt) {
+  const i64 all = first_chunk[n];
 #ifdef STRIDED_HAVE_OPENMP
+  std::atomic<i64> next{0};
 #pragma omp parallel num_threads(nt)
   {
-    const i64 t = omp_get_thread_num(), n = omp_get_num_threads();
-    auto bound = [&](i64 q) {
-      if (q >= n) return total;
-      const i64 e = (total / n) * q + (total % n) * q / n;
-      return e / g * g;
-    };
-    const i64 e0 = bound(t), e1 = bound(t + 1);
-    if (e0 < e1) run_span(p, kern, s, d, e0, e1);
+    std::size_t j = 0;
+    for (i64 c = next.fetch_add(1, std::memory_order_relaxed); c < all;
+         c = next.fetch_add(1, std::memory_order_relaxed)) {
+      while (c >= first_chunk[j + 1]) ++j;  // chunks are taken in increasing order
+      run_chunk(bs[j], c - first_chunk[j]);
+    }
   }
 #else
-  run_span(p, kern, s, d, 0, total);
+  (void)nt;
+  std::size_t j = 0;
+  for (i64 c = 0; c < all; ++c) {
+    while (c >= first_chunk[j + 1]) ++j;
+    run_chunk(bs[j], c - first_chunk[j]);
+  }
 #endif
 }
+
+}  // namespace
+
+void run_copy(const CopyPlan& p, const void* src, void* dst, int threads) {
+  Bound b;
+  if (!bind(p, src, dst, b)) return;
+  const int nt = threads > 1 ? threads_for_bytes(p.bytes, threads) : 1;
+  if (nt <= 1) {  // the common small case: one kernel call, no allocation, no parallel region
+    run_serial(b);
+    return;
+  }
+  set_granules(b, nt);
+  b.chunks = b.granules < 16 * static_cast<i64>(nt) ? b.granules : 16 * static_cast<i64>(nt);
+  const i64 first[2] = {0, b.chunks};
+  run_parallel(&b, first, 1, nt);
+}
+
+void run_copies(const CopyJob* jobs, std::size_t n, int threads) {
+  std::uint64_t bytes = 0;
+  for (std::size_t j = 0; j < n; ++j) bytes += jobs[j].plan->bytes;
+  const int nt = threads > 1 ? threads_for_bytes(bytes, threads) : 1;
+  if (nt <= 1 || n == 1) {
+    for (std::size_t j = 0; j < n; ++j) run_copy(*jobs[j].plan, jobs[j].src, jobs[j].dst, nt);
+    return;
+  }
+  std::vector<Bound> bs;
+  std::vector<i64> first{0};
+  bs.reserve(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    Bound b;
+    if (!bind(*jobs[j].plan, jobs[j].src, jobs[j].dst, b)) continue;
+    set_granules(b, nt);
+    // chunks in proportion to the job's share of the bytes, about 16 per thread in all
+    const auto want = static_cast<i64>(16.0 * nt * static_cast<double>(b.p->bytes) / static_cast<double>(bytes)) + 1;
+    b.chunks = b.granules < want ? b.granules : want;
+    bs.push_back(b);
+    first.push_back(first.back() + b.chunks);
+  }
+  if (!bs.empty()) run_parallel(bs.data(), first.data(), bs.size(), nt);
+}
+
+void set_stream_threshold(std::uint64_t bytes) noexcept { g_stream_bytes.store(bytes, std::memory_order_relaxed); }
+std::uint64_t stream_threshold() noexcept { return g_stream_bytes.load(std::memory_order_relaxed); }
 
 std::uint64_t copy_plan_bytes(const CopyPlan& p) noexcept { return p.empty ? 0 : p.bytes; }
 

@@ -1,0 +1,373 @@
+"""Copy-engine benchmarks (google-benchmark's Python bindings): strided against a parallel memcpy
+measured in the same run, numpy, and torch when installed.
+
+    PYTHONPATH=build/<dir>/python python benchmarks/bench_copy.py            # google-benchmark output
+    PYTHONPATH=build/<dir>/python python benchmarks/bench_copy.py --table    # + markdown table of medians
+
+--table runs every case --reps times (default 7) with google-benchmark's random interleaving
+(repetitions of different cases alternate, so a noisy neighbour hits all of them alike) and
+prints median bytes/second and the ratio to the 2-thread memcpy. Large cases move 128 MiB
+(bytes/second counts the bytes written); outputs are preallocated. Threads: --threads (2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from typing import Callable, Dict, List, Tuple
+
+import numpy as np
+
+try:
+    import google_benchmark as gb
+except ImportError:  # pragma: no cover
+    sys.exit("bench_copy.py needs google-benchmark: pip install google-benchmark (the 'bench' extra)")
+
+import strided as sd
+from strided import _core
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+MiB = 1 << 20
+N = 128 * MiB
+_cache: Dict[str, np.ndarray] = {}
+
+
+def arr(key: str, shape, dtype, fill: bool = True) -> np.ndarray:
+    """Arrays shared between cases (128 MiB each), made once, pages touched."""
+    k = f"{key}:{shape}:{np.dtype(dtype).str}"
+    if k not in _cache:
+        a = np.empty(shape, dtype)
+        if fill:
+            a.reshape(-1).view(np.uint8)[:] = np.arange(a.nbytes, dtype=np.uint64).astype(np.uint8)
+        else:
+            a.reshape(-1).view(np.uint8)[:] = 0
+        _cache[k] = a
+    return _cache[k]
+
+
+# (group, name, bytes written per call, make(): returns the function to time)
+CASES: List[Tuple[str, str, int, Callable[[], Callable[[], object]]]] = []
+
+
+def case(group: str, name: str, nbytes: int = N):
+    def deco(make):
+        CASES.append((group, name, nbytes, make))
+        return make
+
+    return deco
+
+
+# ------------------------------------------------------------------ references
+@case("ref", "memcpy_2threads")
+def _():
+    s, d = arr("a", N, np.uint8), arr("o", N, np.uint8, False)
+    return lambda: _core._memcpy(d, s, 2)
+
+
+@case("ref", "memcpy_1thread")
+def _():
+    s, d = arr("a", N, np.uint8), arr("o", N, np.uint8, False)
+    return lambda: _core._memcpy(d, s, 1)
+
+
+@case("ref", "memset_2threads")
+def _():
+    d = arr("o", N, np.uint8, False)
+    return lambda: _core._memset(d, 0, 2)
+
+
+@case("contig", "strided")
+def _():
+    s, d = arr("a", N, np.uint8), arr("o", N, np.uint8, False)
+    return lambda: sd.copy(s, d)
+
+
+@case("contig", "numpy")
+def _():
+    s, d = arr("a", N, np.uint8), arr("o", N, np.uint8, False)
+    return lambda: np.copyto(d, s)
+
+
+# ------------------------------------------------------------------ split / join / slice
+def f32(key, shape, fill=True):
+    return arr(key, shape, np.float32, fill)
+
+
+@case("split axis=1 (4096x8192 f32 -> 2)", "strided")
+def _():
+    a = f32("a", (4096, 8192))
+    outs = [f32("o", (2, 4096, 4096), False)[i] for i in range(2)]
+    return lambda: sd.split(a, 2, axis=1, out=outs)
+
+
+@case("split axis=1 (4096x8192 f32 -> 2)", "numpy")
+def _():
+    a = f32("a", (4096, 8192))
+    outs = [f32("o", (2, 4096, 4096), False)[i] for i in range(2)]
+
+    def run():
+        for o, p in zip(outs, np.split(a, 2, axis=1)):
+            np.copyto(o, p)
+
+    return run
+
+
+@case("join axis=1 (2 x 4096x4096 f32)", "strided")
+def _():
+    parts = [f32("a", (2, 4096, 4096))[i] for i in range(2)]
+    o = f32("o", (4096, 8192), False)
+    return lambda: sd.join(parts, axis=1, out=o)
+
+
+@case("join axis=1 (2 x 4096x4096 f32)", "numpy")
+def _():
+    parts = [f32("a", (2, 4096, 4096))[i] for i in range(2)]
+    o = f32("o", (4096, 8192), False)
+    return lambda: np.concatenate(parts, axis=1, out=o)
+
+
+@case("slice window (4096x8192 of 4096x9216 f32)", "strided")
+def _():
+    a = f32("big", (4096, 9216))
+    o = f32("o", (4096, 8192), False)
+    return lambda: sd.slice(a, [0, 512], [4096, 8192], out=o)
+
+
+@case("slice window (4096x8192 of 4096x9216 f32)", "numpy")
+def _():
+    a = f32("big", (4096, 9216))
+    o = f32("o", (4096, 8192), False)
+    return lambda: np.copyto(o, a[:, 512:8704])
+
+
+# ------------------------------------------------------------------ reversal
+def _rev(dtype, shape):
+    a, o = arr("a", shape, dtype), arr("o", shape, dtype, False)
+    return a, o
+
+
+@case("reverse last axis f32 (4096x8192)", "strided")
+def _():
+    a, o = _rev(np.float32, (4096, 8192))
+    return lambda: sd.slice(a, [0, 0], list(a.shape), [1, -1], out=o)
+
+
+@case("reverse last axis f32 (4096x8192)", "numpy")
+def _():
+    a, o = _rev(np.float32, (4096, 8192))
+    return lambda: np.copyto(o, a[:, ::-1])
+
+
+@case("reverse last axis u8 (4096x32768)", "strided")
+def _():
+    a, o = _rev(np.uint8, (4096, 32768))
+    return lambda: sd.slice(a, [0, 0], list(a.shape), [1, -1], out=o)
+
+
+@case("reverse last axis u8 (4096x32768)", "numpy")
+def _():
+    a, o = _rev(np.uint8, (4096, 32768))
+    return lambda: np.copyto(o, a[:, ::-1])
+
+
+# ------------------------------------------------------------------ transpose
+@case("transpose f32 4096x8192", "strided")
+def _():
+    a, o = f32("a", (4096, 8192)), f32("o", (8192, 4096), False)
+    return lambda: sd.copy(a.T, o)
+
+
+@case("transpose f32 4096x8192", "numpy")
+def _():
+    a, o = f32("a", (4096, 8192)), f32("o", (8192, 4096), False)
+    return lambda: np.copyto(o, a.T)
+
+
+if torch is not None:
+
+    @case("transpose f32 4096x8192", "torch")
+    def _():
+        a, o = torch.from_numpy(f32("a", (4096, 8192))), torch.from_numpy(f32("o", (8192, 4096), False))
+        return lambda: o.copy_(a.T)
+
+    @case("reverse last axis f32 (4096x8192)", "torch")
+    def _():
+        a, o = _rev(np.float32, (4096, 8192))
+        ta, to = torch.from_numpy(a), torch.from_numpy(o)
+        return lambda: to.copy_(torch.flip(ta, [1]))  # torch has no negative strides: flip allocates
+
+    @case("contig", "torch")
+    def _():
+        s, d = torch.from_numpy(arr("a", N, np.uint8)), torch.from_numpy(arr("o", N, np.uint8, False))
+        return lambda: d.copy_(s)
+
+
+@case("transpose u8 8192x16384", "strided")
+def _():
+    a, o = arr("a", (8192, 16384), np.uint8), arr("o", (16384, 8192), np.uint8, False)
+    return lambda: sd.copy(a.T, o)
+
+
+@case("transpose u8 8192x16384", "numpy")
+def _():
+    a, o = arr("a", (8192, 16384), np.uint8), arr("o", (16384, 8192), np.uint8, False)
+    return lambda: np.copyto(o, a.T)
+
+
+# ------------------------------------------------------------------ broadcast
+@case("broadcast row f32 (8192 -> 4096x8192)", "strided")
+def _():
+    row, o = f32("row", (8192,)), f32("o", (4096, 8192), False)
+    return lambda: sd.copy(row, o)
+
+
+@case("broadcast row f32 (8192 -> 4096x8192)", "numpy")
+def _():
+    row, o = f32("row", (8192,)), f32("o", (4096, 8192), False)
+    return lambda: np.copyto(o, row)
+
+
+@case("broadcast column f32 (4096x1 -> 4096x8192)", "strided")
+def _():
+    col, o = f32("col", (4096, 1)), f32("o", (4096, 8192), False)
+    return lambda: sd.copy(col, o)
+
+
+@case("broadcast column f32 (4096x1 -> 4096x8192)", "numpy")
+def _():
+    col, o = f32("col", (4096, 1)), f32("o", (4096, 8192), False)
+    return lambda: np.copyto(o, col)
+
+
+# ------------------------------------------------------------------ tiny (the call is the cost)
+TINY = 4 * 4 * 4
+
+
+@case("tiny 4x4 f32 reverse last axis", "strided sd.slice")
+def _():
+    a = np.arange(16, dtype=np.float32).reshape(4, 4)
+    return lambda: sd.slice(a, [0, 0], [4, 4], [1, -1])
+
+
+@case("tiny 4x4 f32 reverse last axis", "numpy a[:, ::-1].copy()")
+def _():
+    a = np.arange(16, dtype=np.float32).reshape(4, 4)
+    return lambda: a[:, ::-1].copy()
+
+
+@case("tiny 4x4 f32 reverse last axis", "strided CompiledOperator.execute")
+def _():
+    t = sd.TensorDesc(sd.DataType.FLOAT32, [4, 4])
+    op = sd.compile(sd.Slice1Desc(t, t, [0, 0], [4, 4], [1, -1]))
+    a = np.arange(16, dtype=np.float32).reshape(4, 4)
+    o = np.empty_like(a)
+    ins, outs = [a], [o]
+    return lambda: op.execute(ins, outs)
+
+
+@case("tiny 4x4 f32 split axis=1 in 2", "strided sd.split")
+def _():
+    a = np.arange(16, dtype=np.float32).reshape(4, 4)
+    return lambda: sd.split(a, 2, axis=1)
+
+
+@case("tiny 4x4 f32 split axis=1 in 2", "numpy split+ascontiguousarray")
+def _():
+    a = np.arange(16, dtype=np.float32).reshape(4, 4)
+    return lambda: [np.ascontiguousarray(p) for p in np.split(a, 2, axis=1)]
+
+
+@case("tiny 4x4 f32 split axis=1 in 2", "strided CompiledOperator.execute")
+def _():
+    t = sd.TensorDesc(sd.DataType.FLOAT32, [4, 4])
+    h = sd.TensorDesc(sd.DataType.FLOAT32, [4, 2])
+    op = sd.compile(sd.SplitDesc(t, [h, h], 1))
+    a = np.arange(16, dtype=np.float32).reshape(4, 4)
+    ins, outs = [a], [np.empty((4, 2), np.float32), np.empty((4, 2), np.float32)]
+    return lambda: op.execute(ins, outs)
+
+
+# ------------------------------------------------------------------ driver
+def register_all(selected: str) -> None:
+    for group, name, nbytes, make in CASES:
+        full = f"{group} | {name}"
+        if selected and selected not in full:
+            continue
+
+        def bench(state, make=make, nbytes=nbytes):
+            fn = make()
+            fn()  # warm: pages faulted, plan cached
+            while state:
+                fn()
+            state.bytes_processed = state.iterations * nbytes
+
+        tiny = group.startswith("tiny")
+        opts = gb.option.use_real_time()(bench)
+        opts = gb.option.unit(gb.kMicrosecond if tiny else gb.kMillisecond)(opts)
+        gb.register(opts, name=full)
+
+
+def table(path: str) -> str:
+    with open(path) as f:
+        data = json.load(f)
+    med: Dict[str, Tuple[float, float]] = {}
+    for b in data["benchmarks"]:
+        if b.get("aggregate_name") == "median":
+            name = b["run_name"].split("/")[0]  # drop google-benchmark's "/real_time" suffix
+            scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[b.get("time_unit", "us")]
+            med[name] = (b["real_time"] * scale, b.get("bytes_per_second", 0.0))  # microseconds
+    ref = med.get("ref | memcpy_2threads", (0.0, 0.0))[1]
+    wref = med.get("ref | memset_2threads", (0.0, 0.0))[1]
+    rows = ["| case | implementation | median time | GB/s | / memcpy (2 thr) |", "|---|---|---|---|---|"]
+    for group, name, nbytes, _ in CASES:
+        full = f"{group} | {name}"
+        if full not in med:
+            continue
+        t, bps = med[full]
+        if group.startswith("tiny"):
+            rows.append(f"| {group} | {name} | {t:.2f} us | | |")  # the call is the cost
+            continue
+        ratio = f"{bps / ref:.2f}" if ref else ""
+        if group.startswith("broadcast") and wref:
+            ratio += f" ({bps / wref:.2f} of memset)"
+        rows.append(f"| {group} | {name} | {t / 1e3:.1f} ms | {bps / 1e9:.2f} | {ratio} |")
+    return "\n".join(rows)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(add_help=False)
+    ap.add_argument("--table", action="store_true", help="print a markdown table of medians at the end")
+    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--filter", default="", help="substring of 'group | implementation' to run")
+    args, rest = ap.parse_known_args()
+    sd.set_num_threads(args.threads)
+    if torch is not None:
+        torch.set_num_threads(args.threads)
+    register_all(args.filter)
+    argv = [sys.argv[0], *rest]
+    out = None
+    if args.table:
+        fd, out = tempfile.mkstemp(suffix=".json")
+        os.close(fd)
+        argv += [f"--benchmark_out={out}", "--benchmark_out_format=json",
+                 f"--benchmark_repetitions={args.reps}", "--benchmark_enable_random_interleaving=true",
+                 "--benchmark_report_aggregates_only=true", "--benchmark_min_time=0.3s"]
+    gb.main(argv)
+    if out:
+        info = sd.build_info()
+        print(f"\nstrided {info['version']}, simd {info['simd']}, threads {args.threads}, numpy {np.__version__}"
+              + (f", torch {torch.__version__}" if torch is not None else "") + f"; medians of {args.reps}\n")
+        print(table(out))
+        os.unlink(out)
+
+
+if __name__ == "__main__":
+    main()
