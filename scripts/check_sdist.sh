@@ -30,7 +30,7 @@ echo "   $SDIST ($(du -k "$SDIST" | cut -f1) KiB)"
 LIST=$(tar tzf "$SDIST")
 TOP=$(echo "$LIST" | head -n1 | cut -d/ -f1)
 for need in CMakeLists.txt pyproject.toml README.md cmake/strided-config.cmake.in \
-            csrc/include/strided/strided.hpp python/strided/__init__.py python/strided/_core.pyi \
+            csrc/include/strided/strided.hpp python/strided/__init__.py python/strided/_core/__init__.pyi python/strided/_core/xla.pyi \
             python/strided/py.typed tests/consumer/CMakeLists.txt; do
   echo "$LIST" | grep -qx "$TOP/$need" || { echo "sdist lacks $need"; exit 1; }
 done
