@@ -18,7 +18,7 @@ converted to int64; bool and float indices are a TypeError.
 from __future__ import annotations
 
 import operator
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -67,7 +67,7 @@ def _axis(axis: Any, ndim: int, fn: str) -> int:
     return a + ndim if a < 0 else a
 
 
-def _out(out: Any, shape: tuple, dtype: np.dtype) -> np.ndarray:
+def _out(out: Any, shape: Tuple[int, ...], dtype: np.dtype) -> np.ndarray:
     if out is None:
         return np.empty(shape, dtype=dtype)
     if not isinstance(out, np.ndarray):
@@ -89,7 +89,7 @@ def _reduction(reduction: Any, fn: str) -> int:
             f"{fn}.reduction: expected one of 'none', 'add', 'mul', 'min', 'max', got {reduction!r}") from None
 
 
-def _updates(updates: Any, shape: tuple, dtype: np.dtype, fn: str) -> np.ndarray:
+def _updates(updates: Any, shape: Tuple[int, ...], dtype: np.dtype, fn: str) -> np.ndarray:
     """Updates of the right dtype, broadcast (without copying) to `shape`."""
     if type(updates) is np.ndarray:
         u = updates
@@ -207,7 +207,7 @@ def gather_nd(x: Any, indices: Any, batch_dims: int = 0, out: Optional[np.ndarra
     return res
 
 
-def _scatter_prologue(fn: str, x: Any, indices: Any, reduction: Any):
+def _scatter_prologue(fn: str, x: Any, indices: Any, reduction: Any) -> Tuple[np.ndarray, np.ndarray, int]:
     a = _array(x, f"{fn}.x")
     return a, _indices(indices, fn), _reduction(reduction, fn)
 

@@ -39,8 +39,9 @@ for _obj in (Layout, Shape):
     _obj.__module__ = __name__
 
 
-PrimitiveType.parse = classmethod(lambda cls, v: _x._to_primitive_type(v))  # type: ignore[attr-defined]
-PaddingValue.parse = classmethod(lambda cls, v: _x._to_padding_value(v))  # type: ignore[attr-defined]
+# setattr: the stub (_core/xla.pyi) declares parse() on both enums already.
+setattr(PrimitiveType, "parse", classmethod(lambda cls, v: _x._to_primitive_type(v)))
+setattr(PaddingValue, "parse", classmethod(lambda cls, v: _x._to_padding_value(v)))
 
 __all__ = [
     "Layout",
