@@ -163,3 +163,14 @@ def test_plot_layout_without_matplotlib(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(builtins, "__import__", fake_import)
     with pytest.raises(ImportError, match="needs matplotlib"):
         _layout.plot_layout(sd.TensorDesc("float32", [2]))
+
+
+def test_public_names() -> None:
+    # strided/__init__.py calls _layout.attach() and exports plot_layout.
+    d = sd.TensorDesc("float32", [2, 3], [0, 1])
+    assert d.describe() == _layout.describe(d)
+    assert d.describe(ABC_DEF, max_cells=2) == _layout.describe(d, ABC_DEF, max_cells=2)
+    s = sd.xla.Shape.parse("f32[2,3]{0,1}")
+    assert s.describe() == _layout.describe_shape(s)
+    assert sd.plot_layout is _layout.plot_layout
+    assert "plot_layout" in sd.__all__
