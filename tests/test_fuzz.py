@@ -378,3 +378,33 @@ def test_fuzz_functional_garbage(fn, a, b, c, axis):
                 assert (out == -7).all()
     except (VE, OverflowError, TypeError, IndexError):
         pass
+
+
+@FUZZ
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=4), st.data(), st.sampled_from(["int32", "int64", "uint32",
+                                                                                         "int8", "uint64"]))
+def test_fuzz_functional_gather_vs_numpy(shape, data, idt):
+    """sd.gather / sd.gather_elements on random shapes, axes and (signed) indices equal numpy's
+    take / take_along_axis; one out-of-range index raises IndexError and leaves out= untouched."""
+    x = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape)
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    n = shape[axis]
+    lo = 0 if idt.startswith("u") else -n
+    ishape = data.draw(st.lists(st.integers(1, 3), min_size=1, max_size=2))
+    idx = np.array(data.draw(st.lists(st.integers(lo, n - 1), min_size=int(np.prod(ishape)),
+                                       max_size=int(np.prod(ishape)))), dtype=idt).reshape(ishape)
+    assert same_bits(sd.gather(x, idx, axis=axis), np.take(x, idx.astype(np.int64), axis=axis))
+    eshape = list(shape)
+    eshape[axis] = data.draw(st.integers(1, 3))
+    eidx = np.array(data.draw(st.lists(st.integers(lo, n - 1), min_size=int(np.prod(eshape)),
+                                       max_size=int(np.prod(eshape)))), dtype=idt).reshape(eshape)
+    want = np.take_along_axis(x, np.where(eidx.astype(np.int64) < 0, eidx.astype(np.int64) + n, eidx.astype(np.int64)),
+                              axis=axis)
+    assert same_bits(sd.gather_elements(x, eidx, axis=axis), want)
+    bad = eidx.copy()
+    bad.flat[data.draw(st.integers(0, bad.size - 1))] = n if n < 127 else 0
+    if n < 127:
+        out = np.full(eshape, -7.0)
+        with pytest.raises(IndexError):
+            sd.gather_elements(x, bad, axis=axis, out=out)
+        assert (out == -7.0).all()
