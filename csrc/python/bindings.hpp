@@ -45,6 +45,7 @@ void run_arrays(int code, const std::vector<std::int64_t>& params, const std::ve
 
 void register_types(pyb::module_& m);
 void register_functional(pyb::module_& m);
+void register_index(pyb::module_& m);
 void register_ops(pyb::module_& m);
 void register_exec(pyb::module_& m);
 void register_xla(pyb::module_& m);

@@ -7,6 +7,7 @@ PYBIND11_MODULE(_core, m) {
   strided::py::register_ops(m);
   strided::py::register_exec(m);
   strided::py::register_functional(m);
+  strided::py::register_index(m);
   strided::py::register_xla(m);
   strided::py::register_engine(m);
 }

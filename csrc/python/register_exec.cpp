@@ -362,7 +362,13 @@ void run_arrays(int code, const std::vector<std::int64_t>& prm, const std::vecto
   // Dropping and retaking the GIL costs about as much as copying a small tensor: keep it for
   // small calls (they finish in well under a microsecond), release it for real work.
   constexpr std::uint64_t kReleaseGilBytes = 16 * 1024;
-  if (bytes < kReleaseGilBytes && code <= SLICE1) {
+  if (code > SLICE1)  // index operators: the work also scales with indices and updates
+    for (const Arr& x : ins) {
+      std::uint64_t n = itemsize(x.dtype);
+      for (int d = 0; d < x.ndim; ++d) n *= static_cast<std::uint64_t>(x.shape[d]);
+      bytes += n;
+    }
+  if (bytes < kReleaseGilBytes) {
     detail::run_program(*prog, ip, ie, ni, op, oe, no);
     return;
   }

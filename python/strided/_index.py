@@ -28,6 +28,7 @@ GATHER, GATHER_ELEMENTS, GATHER_ND, SCATTER, SCATTER_ND = 4, 5, 6, 7, 8
 _REDUCTIONS = {"none": 0, "add": 1, "mul": 2, "min": 3, "max": 4}
 _NATIVE_INDEX = frozenset(np.dtype(t) for t in (np.int32, np.int64, np.uint32, np.uint64))
 _run = _core._run
+_fast = _core._index_fast  # the common case in C++; None means: take the general path below
 _ValidationError = _core.ValidationError
 
 __all__ = ["gather", "gather_elements", "gather_nd", "scatter", "scatter_nd"]
@@ -135,6 +136,9 @@ def gather(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarray] = None
 
     The result has shape ``x.shape[:axis] + indices.shape + x.shape[axis+1:]``.
     """
+    r = _fast(GATHER, x, indices, None, axis, 0, out)
+    if r is not None:
+        return r
     a = _array(x, "gather.x")
     idx = _indices(indices, "gather")
     ax = _axis(axis, a.ndim, "gather")
@@ -155,6 +159,9 @@ def gather_elements(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarra
 
     ``indices`` has as many dimensions as ``x``; the result has its shape.
     """
+    r = _fast(GATHER_ELEMENTS, x, indices, None, axis, 0, out)
+    if r is not None:
+        return r
     a = _array(x, "gather_elements.x")
     idx = _indices(indices, "gather_elements")
     ax = _axis(axis, a.ndim, "gather_elements")
@@ -183,6 +190,9 @@ def gather_nd(x: Any, indices: Any, batch_dims: int = 0, out: Optional[np.ndarra
 
     The result has shape ``indices.shape[:-1] + x.shape[batch_dims + indices.shape[-1]:]``.
     """
+    r = _fast(GATHER_ND, x, indices, None, batch_dims, 0, out)
+    if r is not None:
+        return r
     a = _array(x, "gather_nd.x")
     idx = _indices(indices, "gather_nd")
     b = operator.index(batch_dims)
@@ -219,6 +229,11 @@ def scatter(x: Any, indices: Any, updates: Any, axis: int = 0, reduction: str = 
     duplicate wins), or combined with ``reduction``. ``out=x`` scatters in place. ``updates``
     broadcasts to ``indices.shape``.
     """
+    red = _REDUCTIONS.get(reduction, -1) if type(reduction) is str else -1
+    if red >= 0:
+        r = _fast(SCATTER, x, indices, updates, axis, red, out)
+        if r is not None:
+            return r
     a, idx, red = _scatter_prologue("scatter", x, indices, reduction)
     ax = _axis(axis, a.ndim, "scatter")
     if idx.ndim != a.ndim:
@@ -242,6 +257,11 @@ def scatter_nd(x: Any, indices: Any, updates: Any, reduction: str = "none",
     ``t`` in row-major order (the last duplicate wins), or combined with ``reduction``.
     ``updates`` broadcasts to ``indices.shape[:-1] + x.shape[indices.shape[-1]:]``.
     """
+    red = _REDUCTIONS.get(reduction, -1) if type(reduction) is str else -1
+    if red >= 0:
+        r = _fast(SCATTER_ND, x, indices, updates, 0, red, out)
+        if r is not None:
+            return r
     a, idx, red = _scatter_prologue("scatter_nd", x, indices, reduction)
     r, q = a.ndim, idx.ndim
     if r < 1 or q < 1:

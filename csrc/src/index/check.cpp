@@ -3,7 +3,9 @@
 #include <limits>
 #include <sstream>
 
+#include "index/check_simd.hpp"
 #include "index/steps.hpp"
+#include "runtime/simd.hpp"
 #include "strided/error.hpp"
 
 namespace strided::detail::index {
@@ -25,7 +27,15 @@ struct MinMax {
 };
 
 template <class I>
-void minmax_run(const std::byte* p, std::int64_t n, std::int64_t st, I& mn, I& mx) noexcept {
+void minmax_run(const std::byte* p, std::int64_t n, std::int64_t st, I& mn, I& mx, bool simd) noexcept {
+#ifdef STRIDED_HAVE_X86_SIMD
+  if (simd && st == static_cast<std::int64_t>(sizeof(I))) {
+    minmax_avx2(p, n, mn, mx);
+    return;
+  }
+#else
+  (void)simd;
+#endif
   I lo = mn, hi = mx;
   if (st == static_cast<std::int64_t>(sizeof(I))) {
     for (std::int64_t j = 0; j < n; ++j) {
@@ -68,12 +78,15 @@ void check_typed(const IndexCheckSpec& s, const std::byte* base, int threads) {
   w.coalesce();
   const std::int64_t total = w.count();
   if (total == 0 || C == 0) return;
+  // AVX2 min/max for big checks on a SIMD target (asking for the target costs a string).
+  const bool simd = total * static_cast<std::int64_t>(C) >= 4096 && simd_active() != "scalar";
 
   // Per-thread partial min/max, combined afterwards (min/max are exact: any split gives the same).
   const std::uint64_t bytes = static_cast<std::uint64_t>(total) * C * sizeof(I);
-  int nt = threads_for_bytes(bytes, threads);
-  std::vector<std::array<I, kMaxLoop>> lo(static_cast<std::size_t>(std::max(nt, 1))), hi(lo.size());
-  for (std::size_t t = 0; t < lo.size(); ++t) {
+  constexpr int kMaxParts = 64;  // partial results live on the stack: no allocation per call
+  const int nt = std::min(threads_for_bytes(bytes, threads), kMaxParts);
+  std::array<std::array<I, kMaxLoop>, kMaxParts> lo, hi;
+  for (std::size_t t = 0; t < static_cast<std::size_t>(nt); ++t) {
     lo[t].fill(std::numeric_limits<I>::max());
     hi[t].fill(std::numeric_limits<I>::lowest());
   }
@@ -87,13 +100,13 @@ void check_typed(const IndexCheckSpec& s, const std::byte* base, int threads) {
     for_runs(w, a, b, [&](const std::array<std::int64_t, 1>& off, std::int64_t j0, std::int64_t j1) {
       const std::int64_t st = w.inner_st(0);
       for (std::size_t c = 0; c < C; ++c)
-        minmax_run<I>(base + off[0] + j0 * st + static_cast<std::int64_t>(c) * cst, j1 - j0, st, L[c], H[c]);
+        minmax_run<I>(base + off[0] + j0 * st + static_cast<std::int64_t>(c) * cst, j1 - j0, st, L[c], H[c], simd);
     });
   });
   bool ok = true;
   for (std::size_t c = 0; c < C; ++c) {
     I mn = std::numeric_limits<I>::max(), mx = std::numeric_limits<I>::lowest();
-    for (std::size_t t = 0; t < lo.size(); ++t) {
+    for (std::size_t t = 0; t < static_cast<std::size_t>(nt); ++t) {
       mn = std::min(mn, lo[t][c]);
       mx = std::max(mx, hi[t][c]);
     }

@@ -60,15 +60,28 @@ void gather_nd_items(const GatherNDGeom& g, const std::byte* in, const std::byte
                      std::int64_t lo, std::int64_t hi) {
   const std::int64_t Q = g.slice.count();
   const int L = g.L;
+  // Source offsets are computed and prefetched a block of tuples ahead: single-element reads
+  // at random places are latency-bound, and the prefetches keep many of them in flight.
+  constexpr std::int64_t kBlock = 32;
+  std::int64_t src[kBlock];
   for_runs(g.tuples, lo, hi, [&](const std::array<std::int64_t, 3>& off, std::int64_t j0, std::int64_t j1) {
-    for (std::int64_t j = j0; j < j1; ++j) {
-      const std::byte* x = idx + off[0] + j * g.tuples.inner_st(0);
-      std::int64_t src = off[2] + j * g.tuples.inner_st(2);
-      for (int c = 0; c < L; ++c) {
-        const auto uc = static_cast<std::size_t>(c);
-        src += norm_index(load<I>(x + c * g.comp_st), g.bound[uc]) * g.in_st[uc];
+    for (std::int64_t jb = j0; jb < j1; jb += kBlock) {
+      const std::int64_t nb = std::min(kBlock, j1 - jb);
+      for (std::int64_t t = 0; t < nb; ++t) {
+        const std::int64_t j = jb + t;
+        const std::byte* x = idx + off[0] + j * g.tuples.inner_st(0);
+        std::int64_t s = off[2] + j * g.tuples.inner_st(2);
+        for (int c = 0; c < L; ++c) {
+          const auto uc = static_cast<std::size_t>(c);
+          s += norm_index(load<I>(x + c * g.comp_st), g.bound[uc]) * g.in_st[uc];
+        }
+        src[t] = s;
+#if defined(__GNUC__) || defined(__clang__)
+        __builtin_prefetch(in + s);
+#endif
       }
-      copy_block<W>(g.slice, Q, in + src, out + off[1] + j * g.tuples.inner_st(1));
+      for (std::int64_t t = 0; t < nb; ++t)
+        copy_block<W>(g.slice, Q, in + src[t], out + off[1] + (jb + t) * g.tuples.inner_st(1));
     }
   });
 }

@@ -1,0 +1,27 @@
+// The index check's min/max pass over contiguous runs, compiled for AVX2 (64-bit compares and
+// 4-8 lanes; the x86-64 baseline has no 64-bit vector compare). Selected by check.cpp when the
+// active SIMD target is not "scalar". Exact either way: min/max do not depend on lane order.
+#include "index/check_simd.hpp"
+#include "index/common.hpp"
+
+namespace strided::detail::index {
+namespace {
+template <class I>
+void minmax(const std::byte* p, std::int64_t n, I& mn, I& mx) noexcept {
+  I lo = mn, hi = mx;
+  for (std::int64_t j = 0; j < n; ++j) {
+    const I v = load<I>(p + j * static_cast<std::int64_t>(sizeof(I)));
+    lo = v < lo ? v : lo;
+    hi = v > hi ? v : hi;
+  }
+  mn = lo;
+  mx = hi;
+}
+}  // namespace
+
+void minmax_avx2(const std::byte* p, std::int64_t n, std::int32_t& mn, std::int32_t& mx) noexcept { minmax(p, n, mn, mx); }
+void minmax_avx2(const std::byte* p, std::int64_t n, std::int64_t& mn, std::int64_t& mx) noexcept { minmax(p, n, mn, mx); }
+void minmax_avx2(const std::byte* p, std::int64_t n, std::uint32_t& mn, std::uint32_t& mx) noexcept { minmax(p, n, mn, mx); }
+void minmax_avx2(const std::byte* p, std::int64_t n, std::uint64_t& mn, std::uint64_t& mx) noexcept { minmax(p, n, mn, mx); }
+
+}  // namespace strided::detail::index
