@@ -16,6 +16,12 @@
 #include <immintrin.h>
 #endif
 
+#if defined(__GNUC__) && !defined(__clang__)
+// Keep GCC from turning the explicit vector copy loops (L1 staging buffers) into memcpy calls:
+// a libc call per 256-byte row costs more than the copy.
+#pragma GCC optimize("no-tree-loop-distribute-patterns")
+#endif
+
 namespace strided::detail::STRIDED_KNS {
 namespace {
 
@@ -388,6 +394,98 @@ template <bool NT> inline void micro_u64_2(const byte* s, i64 sst, byte* d, i64 
 }
 #endif
 
+#if defined(SK_VB)
+// Lane-parallel micro-tiles for 1- and 2-byte elements: the unpack network works within each
+// 128-bit lane, so one AVX2 / AVX-512 register transposes 2 / 4 independent tiles at once
+// (tile l covers destination rows [l*E, (l+1)*E), E = 16 / W). Used on the L1 staging buffers.
+template <int E> inline vec unpacklo(vec a, vec b);
+template <int E> inline vec unpackhi(vec a, vec b);
+#define SK_UNPACK(E, lo, hi)                                                    \
+  template <> inline vec unpacklo<E>(vec a, vec b) { return lo(a, b); } \
+  template <> inline vec unpackhi<E>(vec a, vec b) { return hi(a, b); }
+#if defined(__AVX512F__)
+SK_UNPACK(8, _mm512_unpacklo_epi8, _mm512_unpackhi_epi8)
+SK_UNPACK(16, _mm512_unpacklo_epi16, _mm512_unpackhi_epi16)
+SK_UNPACK(32, _mm512_unpacklo_epi32, _mm512_unpackhi_epi32)
+SK_UNPACK(64, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64)
+template <int l> inline __m128i lane(vec v) { return _mm512_extracti32x4_epi32(v, l); }
+#elif defined(__AVX2__)
+SK_UNPACK(8, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8)
+SK_UNPACK(16, _mm256_unpacklo_epi16, _mm256_unpackhi_epi16)
+SK_UNPACK(32, _mm256_unpacklo_epi32, _mm256_unpackhi_epi32)
+SK_UNPACK(64, _mm256_unpacklo_epi64, _mm256_unpackhi_epi64)
+template <int l> inline __m128i lane(vec v) {
+  if constexpr (l == 0) return _mm256_castsi256_si128(v);
+  else return _mm256_extracti128_si256(v, 1);
+}
+#else
+SK_UNPACK(8, _mm_unpacklo_epi8, _mm_unpackhi_epi8)
+SK_UNPACK(16, _mm_unpacklo_epi16, _mm_unpackhi_epi16)
+SK_UNPACK(32, _mm_unpacklo_epi32, _mm_unpackhi_epi32)
+SK_UNPACK(64, _mm_unpacklo_epi64, _mm_unpackhi_epi64)
+template <int l> inline __m128i lane(vec v) { return v; }
+#endif
+#undef SK_UNPACK
+
+constexpr int kLanes = SK_VB / 16;
+
+// Row o of every lane's tile to destination rows l*E + o.
+template <int E, int l = 0> inline void put_lanes(byte* d, i64 dst, int o, vec v) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(d + (l * E + o) * dst), lane<l>(v));
+  if constexpr (l + 1 < kLanes) put_lanes<E, l + 1>(d, dst, o, v);
+}
+
+// 16 source rows of SK_VB bytes -> kLanes tiles of 16x16 bytes.
+inline void wide_u8(const byte* s, i64 sst, byte* d, i64 dst) {
+  vec r[16], a[16], b[16], c[16];
+  for (int k = 0; k < 16; ++k) r[k] = vload(s + k * sst);
+  for (int i = 0; i < 8; ++i) {
+    a[i] = unpacklo<8>(r[2 * i], r[2 * i + 1]);
+    a[i + 8] = unpackhi<8>(r[2 * i], r[2 * i + 1]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    b[i] = unpacklo<16>(a[2 * i], a[2 * i + 1]);
+    b[i + 4] = unpackhi<16>(a[2 * i], a[2 * i + 1]);
+    b[i + 8] = unpacklo<16>(a[2 * i + 8], a[2 * i + 9]);
+    b[i + 12] = unpackhi<16>(a[2 * i + 8], a[2 * i + 9]);
+  }
+  for (int g = 0; g < 4; ++g) {
+    c[4 * g + 0] = unpacklo<32>(b[4 * g], b[4 * g + 1]);
+    c[4 * g + 1] = unpackhi<32>(b[4 * g], b[4 * g + 1]);
+    c[4 * g + 2] = unpacklo<32>(b[4 * g + 2], b[4 * g + 3]);
+    c[4 * g + 3] = unpackhi<32>(b[4 * g + 2], b[4 * g + 3]);
+  }
+  for (int g = 0; g < 4; ++g) {
+    put_lanes<16>(d, dst, 4 * g + 0, unpacklo<64>(c[4 * g], c[4 * g + 2]));
+    put_lanes<16>(d, dst, 4 * g + 1, unpackhi<64>(c[4 * g], c[4 * g + 2]));
+    put_lanes<16>(d, dst, 4 * g + 2, unpacklo<64>(c[4 * g + 1], c[4 * g + 3]));
+    put_lanes<16>(d, dst, 4 * g + 3, unpackhi<64>(c[4 * g + 1], c[4 * g + 3]));
+  }
+}
+
+// 8 source rows of SK_VB bytes -> kLanes tiles of 8x8 2-byte elements.
+inline void wide_u16(const byte* s, i64 sst, byte* d, i64 dst) {
+  vec r[8], a[8], c[8];
+  for (int k = 0; k < 8; ++k) r[k] = vload(s + k * sst);
+  for (int i = 0; i < 4; ++i) {
+    a[i] = unpacklo<16>(r[2 * i], r[2 * i + 1]);
+    a[i + 4] = unpackhi<16>(r[2 * i], r[2 * i + 1]);
+  }
+  for (int h = 0; h < 2; ++h) {
+    c[4 * h + 0] = unpacklo<32>(a[4 * h + 0], a[4 * h + 1]);
+    c[4 * h + 1] = unpackhi<32>(a[4 * h + 0], a[4 * h + 1]);
+    c[4 * h + 2] = unpacklo<32>(a[4 * h + 2], a[4 * h + 3]);
+    c[4 * h + 3] = unpackhi<32>(a[4 * h + 2], a[4 * h + 3]);
+  }
+  for (int h = 0; h < 2; ++h) {
+    put_lanes<8>(d, dst, 4 * h + 0, unpacklo<64>(c[4 * h], c[4 * h + 2]));
+    put_lanes<8>(d, dst, 4 * h + 1, unpackhi<64>(c[4 * h], c[4 * h + 2]));
+    put_lanes<8>(d, dst, 4 * h + 2, unpacklo<64>(c[4 * h + 1], c[4 * h + 3]));
+    put_lanes<8>(d, dst, 4 * h + 3, unpackhi<64>(c[4 * h + 1], c[4 * h + 3]));
+  }
+}
+#endif
+
 // Micro-tile edge per width for this target (0: none, use the blocked scalar loop).
 template <int W> constexpr int tile_edge() {
 #if defined(__AVX512F__)
@@ -423,45 +521,106 @@ template <int W, bool NT> inline void micro(const byte* s, i64 sst, byte* d, i64
 // Cache block (macro-tile) edge in elements: two blocks of about 16-32 KiB stay in L1/L2.
 template <int W> constexpr i64 block_edge() { return W == 1 ? 128 : W == 2 ? 64 : W == 4 ? 64 : 32; }
 
-// dst[r*ds1 + i*ds0] = src[r*ss1 + i*ss0] with the source fast along r and the destination
-// fast along i: tiled so that both sides are read/written a cache line at a time.
+#if defined(SK_VB)
+// Staged block shape (measured on the 2-core dev VM, 128 MiB transposes): BI source rows of BR
+// elements; 32 KiB per staging buffer. BI*W is a multiple of 64 (whole destination lines).
+template <int W> constexpr i64 stage_bi() { return W == 1 ? 128 : W == 2 ? 64 : W == 4 ? 64 : 32; }
+template <int W> constexpr i64 stage_br() { return W <= 2 ? 256 : 128; }
+
+// One full BI x BR block, staged twice through L1 (HPTT's macro-tile): the BI source rows
+// (BR elements each) are copied whole into a contiguous buffer (each source line read once;
+// power-of-two strides cannot thrash a cache set), transposed there by micro-tiles into a
+// second buffer, and written out a whole destination row segment (BI*W bytes, a multiple of 64)
+// at a time, with streaming stores when NT (then d and ds1 are 64-byte aligned).
 template <int W, bool NT>
-void transpose_tiles(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64 ds0, bool simd) {
-  constexpr i64 T = tile_edge<W>();
-  constexpr i64 MB = block_edge<W>();
-  for (i64 r0 = 0; r0 < n1; r0 += MB) {
-    const i64 r1 = imin(n1, r0 + MB);
-    for (i64 i0 = 0; i0 < n0; i0 += MB) {
-      const i64 i1 = imin(n0, i0 + MB);
-      i64 r = r0;
-      if (T > 0 && simd) {
-        for (; r + T <= r1; r += T) {
-          i64 i = i0;
-          for (; i + T <= i1; i += T) micro<W, NT>(s + r * W + i * ss0, ss0, d + r * ds1 + i * W, ds1);
-          for (; i < i1; ++i)
-            for (i64 q = r; q < r + T; ++q) st<W>(d + q * ds1 + i * W, ld<W>(s + q * W + i * ss0));
-        }
+inline void block_staged(const byte* s, i64 ss0, byte* d, i64 ds1, const byte* next) {
+  constexpr i64 T = tile_edge<W>(), BI = stage_bi<W>(), BR = stage_br<W>(), RS = BR * W, RD = BI * W;
+  alignas(64) byte sb[BI * RS];
+  alignas(64) byte db[BR * RD];
+  for (i64 k = 0; k < BI; ++k) {
+    // The source side is latency-bound (each row contributes a few lines): ask for the next
+    // block's lines while this one is copied.
+    for (i64 q = 0; q < RS; q += 64) _mm_prefetch(reinterpret_cast<const char*>(next + k * ss0 + q), _MM_HINT_T1);
+    for (i64 q = 0; q < RS; q += SK_VB) vstore(sb + k * RS + q, vload(s + k * ss0 + q));
+  }
+  if constexpr (W <= 2) {
+    constexpr i64 C = SK_VB / W;  // destination rows per wide micro-tile
+    for (i64 r = 0; r < BR; r += C)
+      for (i64 i = 0; i < BI; i += T) {
+        if constexpr (W == 1) wide_u8(sb + i * RS + r * W, RS, db + r * RD + i * W, RD);
+        else wide_u16(sb + i * RS + r * W, RS, db + r * RD + i * W, RD);
       }
-      for (; r < r1; ++r)
-        for (i64 i = i0; i < i1; ++i) st<W>(d + r * ds1 + i * ds0, ld<W>(s + r * ss1 + i * ss0));
+  } else {
+    for (i64 r = 0; r < BR; r += T)
+      for (i64 i = 0; i < BI; i += T) micro<W, false>(sb + i * RS + r * W, RS, db + r * RD + i * W, RD);
+  }
+  for (i64 j = 0; j < BR; ++j)
+    for (i64 q = 0; q < RD; q += SK_VB) {
+      if (NT) vstream(d + j * ds1 + q, vload(db + j * RD + q));
+      else vstore(d + j * ds1 + q, vload(db + j * RD + q));
+    }
+}
+#endif
+
+template <int W>
+inline void edge_block(const byte* s, byte* d, i64 r0, i64 r1, i64 i0, i64 i1, i64 ss1, i64 ds1, i64 ss0, i64 ds0, bool simd) {
+  constexpr i64 T = tile_edge<W>();
+  i64 r = r0;
+  if (T > 0 && simd) {
+    for (; r + T <= r1; r += T) {
+      i64 i = i0;
+      for (; i + T <= i1; i += T) micro<W, false>(s + r * W + i * ss0, ss0, d + r * ds1 + i * W, ds1);
+      for (; i < i1; ++i)
+        for (i64 q = r; q < r + T; ++q) st<W>(d + q * ds1 + i * W, ld<W>(s + q * W + i * ss0));
     }
   }
+  for (; r < r1; ++r)
+    for (i64 i = i0; i < i1; ++i) st<W>(d + r * ds1 + i * ds0, ld<W>(s + r * ss1 + i * ss0));
+}
+
+// dst[r*ds1 + i*ds0] = src[r*ss1 + i*ss0] with the source fast along r and the destination
+// fast along i, in blocks. `simd`: ss1 == W and ds0 == W (micro-tiles apply). NT: see
+// k_transpose (only full blocks stream; edges use ordinary stores).
+template <int W, bool NT>
+void transpose_tiles(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64 ds0, bool simd) {
+  constexpr i64 B = block_edge<W>();
+#if defined(SK_VB)
+  if (simd) {
+    constexpr i64 BI = stage_bi<W>(), BR = stage_br<W>();
+    const i64 nr = n1 / BR * BR, ni = n0 / BI * BI;
+    // Blocks along the source rows first: the destination rows of a band fill sequentially.
+    for (i64 r0 = 0; r0 < nr; r0 += BR)
+      for (i64 i0 = 0; i0 < ni; i0 += BI) {
+        const i64 ni0 = i0 + BI < ni ? i0 + BI : 0, nr0 = i0 + BI < ni ? r0 : r0 + BR;
+        block_staged<W, NT>(s + r0 * W + i0 * ss0, ss0, d + r0 * ds1 + i0 * W, ds1,
+                            s + (nr0 < nr ? nr0 : r0) * W + ni0 * ss0);
+      }
+    // edges: the rows below nr (all columns) and the columns right of ni (rows above nr)
+    for (i64 r0 = nr; r0 < n1; r0 += B)
+      for (i64 i0 = 0; i0 < n0; i0 += B) edge_block<W>(s, d, r0, imin(n1, r0 + B), i0, imin(n0, i0 + B), ss1, ds1, ss0, ds0, true);
+    for (i64 r0 = 0; r0 < nr; r0 += B)
+      for (i64 i0 = ni; i0 < n0; i0 += B) edge_block<W>(s, d, r0, imin(nr, r0 + B), i0, imin(n0, i0 + B), ss1, ds1, ss0, ds0, true);
+    return;
+  }
+#endif
+  for (i64 r0 = 0; r0 < n1; r0 += B)
+    for (i64 i0 = 0; i0 < n0; i0 += B) edge_block<W>(s, d, r0, imin(n1, r0 + B), i0, imin(n0, i0 + B), ss1, ds1, ss0, ds0, simd);
 }
 
 template <int W, bool NT>
 void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64 ds0) {
   constexpr i64 T = tile_edge<W>();
   const bool simd = T > 0 && ss1 == W && ds0 == W;
-  constexpr i64 TW = T > 0 ? T * W : 1;
-  if (NT && simd && ds1 % TW == 0 && addr(d) % W == 0) {
-    // Streaming stores need every micro-tile row aligned: peel the columns before the first
-    // aligned one (ds1 keeps all rows in the same phase).
-    const i64 h = imin(n0, static_cast<i64>(((0 - addr(d)) & static_cast<std::uintptr_t>(TW - 1)) / W));
-    if (h > 0) transpose_tiles<W, false>(s, d, n1, ss1, ds1, h, ss0, ds0, false);
+#if defined(SK_VB)
+  if (NT && simd && ds1 % 64 == 0 && addr(d) % W == 0) {
+    // Peel the columns before the first 64-byte-aligned one (ds1 keeps all rows in phase).
+    const i64 h = imin(n0, static_cast<i64>(((0 - addr(d)) & 63u) / W));
+    if (h > 0) transpose_tiles<W, false>(s, d, n1, ss1, ds1, h, ss0, ds0, true);
     transpose_tiles<W, true>(s + h * ss0, d + h * W, n1, ss1, ds1, n0 - h, ss0, ds0, true);
     fence();
     return;
   }
+#endif
   transpose_tiles<W, false>(s, d, n1, ss1, ds1, n0, ss0, ds0, simd);
 }
 
