@@ -136,9 +136,9 @@ def gather(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarray] = None
 
     The result has shape ``x.shape[:axis] + indices.shape + x.shape[axis+1:]``.
     """
-    r = _fast(GATHER, x, indices, None, axis, 0, out)
-    if r is not None:
-        return r
+    done = _fast(GATHER, x, indices, None, axis, 0, out)
+    if done is not None:
+        return done
     a = _array(x, "gather.x")
     idx = _indices(indices, "gather")
     ax = _axis(axis, a.ndim, "gather")
@@ -159,9 +159,9 @@ def gather_elements(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarra
 
     ``indices`` has as many dimensions as ``x``; the result has its shape.
     """
-    r = _fast(GATHER_ELEMENTS, x, indices, None, axis, 0, out)
-    if r is not None:
-        return r
+    done = _fast(GATHER_ELEMENTS, x, indices, None, axis, 0, out)
+    if done is not None:
+        return done
     a = _array(x, "gather_elements.x")
     idx = _indices(indices, "gather_elements")
     ax = _axis(axis, a.ndim, "gather_elements")
@@ -190,9 +190,9 @@ def gather_nd(x: Any, indices: Any, batch_dims: int = 0, out: Optional[np.ndarra
 
     The result has shape ``indices.shape[:-1] + x.shape[batch_dims + indices.shape[-1]:]``.
     """
-    r = _fast(GATHER_ND, x, indices, None, batch_dims, 0, out)
-    if r is not None:
-        return r
+    done = _fast(GATHER_ND, x, indices, None, batch_dims, 0, out)
+    if done is not None:
+        return done
     a = _array(x, "gather_nd.x")
     idx = _indices(indices, "gather_nd")
     b = operator.index(batch_dims)
@@ -231,9 +231,9 @@ def scatter(x: Any, indices: Any, updates: Any, axis: int = 0, reduction: str = 
     """
     red = _REDUCTIONS.get(reduction, -1) if type(reduction) is str else -1
     if red >= 0:
-        r = _fast(SCATTER, x, indices, updates, axis, red, out)
-        if r is not None:
-            return r
+        done = _fast(SCATTER, x, indices, updates, axis, red, out)
+        if done is not None:
+            return done
     a, idx, red = _scatter_prologue("scatter", x, indices, reduction)
     ax = _axis(axis, a.ndim, "scatter")
     if idx.ndim != a.ndim:
@@ -259,9 +259,9 @@ def scatter_nd(x: Any, indices: Any, updates: Any, reduction: str = "none",
     """
     red = _REDUCTIONS.get(reduction, -1) if type(reduction) is str else -1
     if red >= 0:
-        r = _fast(SCATTER_ND, x, indices, updates, 0, red, out)
-        if r is not None:
-            return r
+        done = _fast(SCATTER_ND, x, indices, updates, 0, red, out)
+        if done is not None:
+            return done
     a, idx, red = _scatter_prologue("scatter_nd", x, indices, reduction)
     r, q = a.ndim, idx.ndim
     if r < 1 or q < 1:
