@@ -32,6 +32,14 @@ inline void prefetch_run(const std::byte* p, std::int64_t bytes) noexcept {
 #endif
 }
 
+/// Prefetches the target line [p, p + (n-1)*stride] when it is dense and small: its elements
+/// are then read in random order, which the hardware prefetchers cannot follow.
+inline void prefetch_line(const std::byte* p, std::int64_t n, std::int64_t stride, std::int64_t width) noexcept {
+  const std::int64_t a = stride < 0 ? -stride : stride;
+  if (a != width || n * a > 64 * 1024) return;
+  prefetch_run(stride < 0 ? p + (n - 1) * stride : p, n * a);
+}
+
 using ElemFn = void (*)(const ElementsGeom&, const std::byte* idx, const std::byte* data, std::byte* tgt,
                         const std::byte* src, std::int64_t lo, std::int64_t hi);
 using GatherElemFn = void (*)(const ElementsGeom&, const std::byte* idx, std::byte* out, const std::byte* in,
@@ -53,6 +61,7 @@ void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte*
     if (tile == 1) {
       for (std::int64_t j = j0; j < j1; ++j) {
         std::byte* ol = ob + j * jo;
+        if (j + 1 < j1) prefetch_line(ol + jo, N, ao, static_cast<std::int64_t>(sizeof(T)));
         if (nb) {
           const std::byte* nl = nb + j * jn;
           for (std::int64_t n = 0; n < N; ++n) store<T>(ol + n * ao, load<T>(nl + n * an));
@@ -135,6 +144,7 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
         const std::byte* il = ib + j * ji;
         std::byte* ol = ob + j * jo;
         const std::byte* nl = nb + j * jn;
+        if (j + 1 < j1) prefetch_line(nl + jn, N, an, static_cast<std::int64_t>(W));
         for (std::int64_t k = 0; k < K; ++k) store<T>(ol + k * ao, load<T>(nl + norm_index(load<I>(il + k * ai), N) * an));
       }
       return;
