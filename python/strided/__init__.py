@@ -37,8 +37,10 @@ from ._descs import (
 from ._functional import copy, join, slice, split
 from ._index import gather, gather_elements, gather_nd, scatter, scatter_nd
 from . import xla
+from ._layout import attach as _attach_layout, plot_layout
 
 _install_enum_helpers()
+_attach_layout()  # TensorDesc.describe and xla.Shape.describe
 
 __version__: str = _core.version()
 
@@ -78,6 +80,7 @@ __all__ = [
     "get_num_threads",
     "join",
     "packed_strides",
+    "plot_layout",
     "scatter",
     "scatter_nd",
     "set_num_threads",
