@@ -40,6 +40,18 @@ void gather_items(const GatherGeom& g, const std::byte* in, const std::byte* idx
     });
     const std::byte* ib = in + oin;
     std::byte* ob = out + oout;
+    if (Q == 1 && (a == static_cast<std::int64_t>(W) || a == -static_cast<std::int64_t>(W)) && N * W <= 64 * 1024 &&
+        row + 1 < g.outer.count() && hi - lo > M - i0) {
+      // the next input row is read in index order (random): prefetch it while this one runs
+      for_runs(g.outer, row + 1, row + 2, [&](const std::array<std::int64_t, 2>& off, std::int64_t j0, std::int64_t) {
+        const std::byte* nr = in + off[0] + j0 * g.outer.inner_st(0) + (a < 0 ? (N - 1) * a : 0);
+#if defined(__GNUC__) || defined(__clang__)
+        for (std::int64_t b = 0; b < N * static_cast<std::int64_t>(W); b += 64) __builtin_prefetch(nr + b);
+#else
+        (void)nr;
+#endif
+      });
+    }
     for_runs(g.index, i0, i1, [&](const std::array<std::int64_t, 2>& off, std::int64_t j0, std::int64_t j1) {
       const std::byte* x = idx + off[0];
       std::byte* o = ob + off[1];
