@@ -68,6 +68,14 @@ void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte*
         }
         const std::byte* il = ib + j * ji;
         const std::byte* ul = ub + j * ju;
+        constexpr auto E = static_cast<std::int64_t>(sizeof(T));
+        if (ai == static_cast<std::int64_t>(sizeof(I)) && au == E && ao == E) {  // dense lines
+          for (std::int64_t k = 0; k < K; ++k) {
+            std::byte* o = ol + norm_index(load<I>(il + k * static_cast<std::int64_t>(sizeof(I))), N) * E;
+            store<T>(o, Op::apply(load<T>(o), load<T>(ul + k * E)));
+          }
+          continue;
+        }
         for (std::int64_t k = 0; k < K; ++k) {
           std::byte* o = ol + norm_index(load<I>(il + k * ai), N) * ao;
           store<T>(o, Op::apply(load<T>(o), load<T>(ul + k * au)));
@@ -104,7 +112,7 @@ void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte*
         }
         for (std::int64_t n = 0; n < N; ++n) {
           std::byte* d = ob + n * ao + jt * jo;
-          if (n + kAhead < N && nb) prefetch_run(d + kAhead * ao, wd * jo);
+          if (n + kAhead < N) prefetch_run(d + kAhead * ao, wd * jo);
           const std::byte* f = s + n * wd * E;
           for (std::int64_t j = 0; j < wd; ++j) store<T>(d + j * jo, load<T>(f + j * E));
         }
@@ -145,6 +153,14 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
         std::byte* ol = ob + j * jo;
         const std::byte* nl = nb + j * jn;
         if (j + 1 < j1) prefetch_line(nl + jn, N, an, static_cast<std::int64_t>(W));
+        if (ai == static_cast<std::int64_t>(sizeof(I)) && ao == static_cast<std::int64_t>(W) &&
+            an == static_cast<std::int64_t>(W)) {  // dense lines: constant strides, scaled addressing
+          for (std::int64_t k = 0; k < K; ++k)
+            store<T>(ol + k * static_cast<std::int64_t>(W),
+                     load<T>(nl + norm_index(load<I>(il + k * static_cast<std::int64_t>(sizeof(I))), N) *
+                                      static_cast<std::int64_t>(W)));
+          continue;
+        }
         for (std::int64_t k = 0; k < K; ++k) store<T>(ol + k * ao, load<T>(nl + norm_index(load<I>(il + k * ai), N) * an));
       }
       return;

@@ -55,7 +55,13 @@ void gather_items(const GatherGeom& g, const std::byte* in, const std::byte* idx
     for_runs(g.index, i0, i1, [&](const std::array<std::int64_t, 2>& off, std::int64_t j0, std::int64_t j1) {
       const std::byte* x = idx + off[0];
       std::byte* o = ob + off[1];
-      if (Q == 1) {  // one element per index: a plain gather loop
+      if (Q == 1 && xi == static_cast<std::int64_t>(sizeof(I)) && xo == static_cast<std::int64_t>(W) &&
+          a == static_cast<std::int64_t>(W)) {  // dense: constant strides, scaled addressing
+        for (std::int64_t j = j0; j < j1; ++j)
+          store<T>(o + j * static_cast<std::int64_t>(W),
+                   load<T>(ib + norm_index(load<I>(x + j * static_cast<std::int64_t>(sizeof(I))), N) *
+                                    static_cast<std::int64_t>(W)));
+      } else if (Q == 1) {  // one element per index: a plain gather loop
         for (std::int64_t j = j0; j < j1; ++j)
           store<T>(o + j * xo, load<T>(ib + norm_index(load<I>(x + j * xi), N) * a));
       } else {
