@@ -10,7 +10,9 @@ View view_of(const TensorDesc& t, bool is_output, int buffer) {
   v.sizes = t.sizes();
   v.strides.resize(t.sizes().size());
   const auto item = static_cast<std::int64_t>(t.itemsize());
-  for (std::size_t i = 0; i < v.strides.size(); ++i) v.strides[i] = t.strides()[i] * item;
+  // A size-1 dimension's stride never moves an address, and a TensorDesc may give it any value up
+  // to INT64_MAX: scaling that to bytes would overflow, so it becomes 0.
+  for (std::size_t i = 0; i < v.strides.size(); ++i) v.strides[i] = t.sizes()[i] == 1 ? 0 : t.strides()[i] * item;
   return v;
 }
 
