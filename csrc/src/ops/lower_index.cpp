@@ -87,7 +87,8 @@ void choose_tile(ElementsGeom& g, std::size_t width) {
   const std::int64_t n = std::max<std::int64_t>(g.N, 1);
   const std::int64_t line = std::max<std::int64_t>(1, 64 / w);  // a cache line of elements
   const std::int64_t at = g.ax[2] < 0 ? -g.ax[2] : g.ax[2];
-  if (n * line * w <= 512 * 1024 && n * at > 64 * 1024) {
+  // Divisions instead of products: n and at can each approach 2^63 (no overflow).
+  if (n <= 512 * 1024 / (line * w) && at > 64 * 1024 / n) {
     std::int64_t t = line;
     while (t < 512 && 2 * t * n * w <= 256 * 1024) t *= 2;
     g.tile = t;
@@ -95,7 +96,7 @@ void choose_tile(ElementsGeom& g, std::size_t width) {
     return;
   }
   std::int64_t t = line;  // small targets are cache-resident anyway; huge ones are random access
-  while (t < 256 && 2 * t * n * w <= 128 * 1024) t *= 2;
+  while (t < 256 && n <= 128 * 1024 / (2 * t * w)) t *= 2;
   g.tile = t;
 }
 
