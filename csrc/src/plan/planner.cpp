@@ -116,7 +116,8 @@ std::shared_ptr<const CopyPlan> plan_copy(std::size_t width, const std::vector<s
     const PlanDim& o = dims[j];
     if (!merged.empty()) {
       PlanDim& i = merged.back();
-      if (o.ss == i.ss * i.n && o.ds == i.ds * i.n) {
+      // o.s == i.s * i.n, tested by division: strides near 2^62 would overflow the product.
+      if (o.ss % i.n == 0 && o.ss / i.n == i.ss && o.ds % i.n == 0 && o.ds / i.n == i.ds) {
         i.n *= o.n;
         continue;
       }
