@@ -549,6 +549,39 @@ def test_extreme_slice1_stride_on_a_one_element_window(stride):
     assert out[0] == x[1, 2]
 
 
+F64 = sd.DataType.FLOAT64
+
+
+def test_size_one_dimension_with_huge_stride_executes():
+    """A size-1 dimension may carry any stride (it never moves an address); scaling 2^62 to bytes
+    overflowed int64 (UBSan, found by fuzz_ops). Every operator must compile and run it."""
+    x = T(F64, [1, 3], [2**62, 1])
+    out = np.zeros(3, np.float64)
+    sd.compile(sd.IdentityDesc(x, T(F64, [1, 3]))).execute([np.arange(3.0)], [out])
+    assert out.tolist() == [0, 1, 2]
+    ge = sd.GatherElementsDesc(T(F64, [1, 3], [2**62, 1]), T(I64, [4, 3]), T(F64, [4, 3]), 0)
+    out = np.zeros(12, np.float64)
+    sd.compile(ge).execute([np.arange(3.0), np.zeros(12, np.int64)], [out])
+    assert out.reshape(4, 3).tolist() == [[0, 1, 2]] * 4
+
+
+@pytest.mark.parametrize("make", [
+    lambda: sd.JoinDesc([T(U8, [2, 2], [1, 2**62]), T(U8, [2, 2])], T(U8, [2, 4]), 1),
+    lambda: sd.ScatterDesc(T(U8, [3, 2], [1, 2**62]), T(I32, [3, 2]), T(U8, [3, 2], [1, 2**62]),
+                           T(U8, [3, 2], [1, 2**62]), 1),
+    lambda: sd.IdentityDesc(T(U8, [2, 2], [1, 2**62]), T(U8, [2, 2])),
+], ids=["join", "scatter", "identity"])
+def test_huge_strides_compile_then_refuse_short_buffers(make):
+    """Strides near 2^62 bytes are valid descriptions (the tensor fits in 63 bits): compile must
+    plan them without overflow, and execute must refuse buffers shorter than total_bytes."""
+    op = sd.compile(make())
+    ins = [bytes(64)] * op.input_count
+    outs = [bytearray([CANARY]) * 64 for _ in range(op.output_count)]
+    with pytest.raises(BufferError):
+        op.execute(ins, outs)
+    assert all(o == bytearray([CANARY]) * 64 for o in outs)
+
+
 # ---------------------------------------------------------------- the test
 def _bytes_of(o) -> bytes:
     if isinstance(o, np.ndarray):

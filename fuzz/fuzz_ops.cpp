@@ -1,0 +1,505 @@
+// libFuzzer target for the security boundary: bytes -> a description (any of the ten operators,
+// valid or not) -> validate -> compile -> execute on buffers sized from the description.
+// Properties checked (a violation aborts, which libFuzzer reports as a crash):
+//  * only strided::Error escapes (ValidationError from TensorDesc/validate/compile, IndexError /
+//    BufferError from execute); compile() rejects exactly what validate() rejects;
+//  * no byte outside [0, total_bytes) of any buffer is read or written: each buffer sits between
+//    guard zones that ASan poisons (reads and writes caught) and that hold canary bytes (writes
+//    caught without ASan too);
+//  * inputs are never written; a failed execute leaves every output byte as it was;
+//  * Identity/Slice/Slice1/Split/Join outputs equal a slow reference loop (element by element).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "strided/strided.hpp"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STRIDED_FUZZ_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define STRIDED_FUZZ_ASAN 1
+#endif
+#ifdef STRIDED_FUZZ_ASAN
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+using namespace strided;
+
+namespace {
+
+[[noreturn]] void fail(const char* what) {
+  std::fprintf(stderr, "strided fuzz: property violated: %s\n", what);
+  std::abort();
+}
+
+// Reads the fuzz input; past its end every read yields 0 (so any prefix is a complete case).
+class Reader {
+ public:
+  Reader(const std::uint8_t* d, std::size_t n) : d_(d), n_(n) {}
+  std::uint8_t byte() { return pos_ < n_ ? d_[pos_++] : 0; }
+  std::uint64_t raw64() {
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v = v << 8 | byte();
+    return v;
+  }
+  // Mostly small values; sometimes a boundary value or 64 raw bits (overflow hunting).
+  std::int64_t small(int lo, int span) {
+    const std::uint8_t s = byte();
+    if (s < 232) return lo + s % span;
+    switch (s) {
+      case 232: return 0;
+      case 233: return -1;
+      case 234: return INT64_MAX;
+      case 235: return INT64_MIN;
+      case 236: return (std::int64_t{1} << 32) - 1;
+      case 237: return std::int64_t{1} << 32;
+      case 238: return std::int64_t{1} << 62;
+      case 239: return 8;
+      case 240: return 9;
+      default: return static_cast<std::int64_t>(raw64());
+    }
+  }
+  std::size_t left() const { return pos_ < n_ ? n_ - pos_ : 0; }
+
+ private:
+  const std::uint8_t* d_;
+  std::size_t n_;
+  std::size_t pos_ = 0;
+};
+
+constexpr DataType kIndexTypes[] = {DataType::INT32, DataType::INT64, DataType::UINT32, DataType::UINT64};
+
+DataType read_dtype(Reader& r) {
+  const std::uint8_t b = r.byte();
+  return b == 255 ? static_cast<DataType>(r.byte()) : static_cast<DataType>(b % 12);  // 0 = UNKNOWN
+}
+
+// A tensor description: either "like" a template (same dtype/sizes; new strides) or free.
+TensorDesc read_tensor(Reader& r, const TensorDesc* like, bool index_tensor = false) {
+  const std::uint8_t mode = r.byte();
+  DataType dt;
+  std::vector<std::int64_t> sizes;
+  if (like != nullptr && mode % 4 != 3) {
+    dt = like->dtype();
+    sizes = like->sizes();
+    if (mode % 4 == 2 && !sizes.empty()) {  // perturb one size
+      const std::size_t k = r.byte() % sizes.size();
+      sizes[k] = r.small(1, 4);
+    }
+  } else {
+    dt = index_tensor ? kIndexTypes[r.byte() % 4] : read_dtype(r);
+    if (index_tensor && r.byte() == 255) dt = read_dtype(r);
+    const int nd = static_cast<int>(r.byte() % 10);  // 0 and 9 are invalid
+    for (int i = 0; i < nd; ++i) sizes.push_back(r.small(1, 4));
+  }
+  if (index_tensor && like != nullptr && mode % 8 == 4) dt = kIndexTypes[r.byte() % 4];
+  std::vector<std::int64_t> strides;
+  const std::uint8_t sm = r.byte();
+  if (sm % 3 == 1) {  // random small strides, 0 broadcasts
+    for (std::size_t i = 0; i < sizes.size(); ++i) strides.push_back(r.small(0, 7));
+  } else if (sm % 3 == 2 && !sizes.empty()) {  // a permuted / padded packed layout
+    std::vector<int> order(sizes.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[r.byte() % i]);
+    std::int64_t s = 1 + r.byte() % 2;
+    strides.assign(sizes.size(), 0);
+    for (std::size_t i = order.size(); i-- > 0;) {
+      strides[static_cast<std::size_t>(order[i])] = s;
+      s *= std::max<std::int64_t>(1, std::min<std::int64_t>(sizes[static_cast<std::size_t>(order[i])], 64));
+    }
+  }
+  const std::uint8_t tb = r.byte();
+  std::uint64_t total = 0;
+  if (tb >= 250) total = r.raw64();
+  else if (tb >= 200) total = tb - 200u;  // may be below the minimum
+  std::uint32_t align = 0;
+  const std::uint8_t al = r.byte();
+  if (al >= 240) align = 1u << (al % 8);
+  else if (al >= 236) align = al;
+  const std::uint8_t fl = r.byte();
+  const auto flags = static_cast<TensorFlags>(fl >= 250 ? fl % 4 : 0);
+  if (total == 0 && tb < 200 && tb % 5 == 0) {  // padded total_bytes: slack after the minimum
+    try {
+      total = calc_buffer_tensor_size(dt, sizes, strides) + 4u * (tb % 7);
+    } catch (const ValidationError&) {
+    }
+  }
+  return TensorDesc(dt, sizes, strides, total, align, flags);
+}
+
+std::vector<std::int64_t> read_params(Reader& r, std::size_t n, int lo, int span) {
+  std::vector<std::int64_t> v;
+  const std::uint8_t b = r.byte();
+  if (b >= 250) n = b % 10;  // a wrong count
+  for (std::size_t i = 0; i < n; ++i) v.push_back(r.small(lo, span));
+  return v;
+}
+
+AnyDesc read_desc(Reader& r) {
+  const int op = r.byte() % 10;
+  TensorDesc in = read_tensor(r, nullptr);
+  const std::size_t nd = static_cast<std::size_t>(in.ndim());
+  switch (op) {
+    case 0:
+      return IdentityDesc{in, read_tensor(r, &in)};
+    case 1: {
+      const std::int64_t axis = r.small(0, static_cast<int>(nd));
+      std::vector<TensorDesc> outs;
+      const int n = 1 + r.byte() % 4;
+      for (int k = 0; k < n; ++k) outs.push_back(read_tensor(r, &in));
+      return SplitDesc{in, outs, axis};
+    }
+    case 2: {
+      const std::int64_t axis = r.small(0, static_cast<int>(nd));
+      std::vector<TensorDesc> ins{in};
+      const int n = r.byte() % 4;
+      for (int k = 0; k < n; ++k) ins.push_back(read_tensor(r, &in));
+      return JoinDesc{ins, read_tensor(r, &in), axis};
+    }
+    case 3:
+    case 4: {
+      TensorDesc out = read_tensor(r, &in);
+      auto offsets = read_params(r, nd, 0, 3);
+      auto sizes = read_params(r, nd, 1, 4);
+      auto strides = read_params(r, nd, op == 3 ? 1 : -3, op == 3 ? 3 : 7);
+      if (op == 3) return SliceDesc{in, out, offsets, sizes, strides};
+      return Slice1Desc{in, out, offsets, sizes, strides};
+    }
+    case 5: {
+      TensorDesc idx = read_tensor(r, &in, true);
+      TensorDesc out = read_tensor(r, &in);
+      const std::int64_t axis = r.small(0, static_cast<int>(nd));
+      return GatherDesc{in, idx, out, axis, r.small(0, static_cast<int>(nd) + 1)};
+    }
+    case 6: {
+      TensorDesc idx = read_tensor(r, &in, true);
+      TensorDesc out = read_tensor(r, &idx);
+      if (out.dtype() != in.dtype() && r.byte() % 2)
+        out = TensorDesc(in.dtype(), out.sizes(), out.has_strides() ? out.strides() : std::vector<std::int64_t>{});
+      return GatherElementsDesc{in, idx, out, r.small(0, static_cast<int>(nd))};
+    }
+    case 7: {
+      TensorDesc idx = read_tensor(r, &in, true);
+      TensorDesc out = read_tensor(r, &in);
+      const std::int64_t a = r.small(1, static_cast<int>(nd) + 1), b = r.small(1, static_cast<int>(nd) + 1);
+      return GatherNDDesc{in, idx, out, a, b, r.small(0, 2)};
+    }
+    case 8: {
+      TensorDesc idx = read_tensor(r, &in, true);
+      TensorDesc upd = read_tensor(r, &idx);
+      if (upd.dtype() != in.dtype() && r.byte() % 2)
+        upd = TensorDesc(in.dtype(), upd.sizes());
+      TensorDesc out = read_tensor(r, &in);
+      return ScatterDesc{in, idx, upd, out, r.small(0, static_cast<int>(nd)),
+                         static_cast<ScatterReduction>(r.byte() % 6)};
+    }
+    default: {
+      TensorDesc idx = read_tensor(r, &in, true);
+      TensorDesc upd = read_tensor(r, &in);
+      TensorDesc out = read_tensor(r, &in);
+      const std::int64_t a = r.small(1, static_cast<int>(nd) + 1), b = r.small(1, static_cast<int>(nd) + 1);
+      return ScatterNDDesc{in, idx, upd, out, a, b, static_cast<ScatterReduction>(r.byte() % 6)};
+    }
+  }
+}
+
+// A buffer of `bytes` between two guard zones (poisoned under ASan, canary-filled always).
+constexpr std::size_t kGuard = 64;
+constexpr std::uint8_t kCanary = 0xA5;
+struct Guarded {
+  std::vector<std::uint8_t> mem;
+  std::size_t bytes;
+  explicit Guarded(std::size_t n) : mem(n + 2 * kGuard, kCanary), bytes(n) {
+    POISON(mem.data(), kGuard);
+    POISON(mem.data() + kGuard + n, kGuard);
+  }
+  ~Guarded() { UNPOISON(mem.data(), mem.size()); }
+  Guarded(const Guarded&) = delete;
+  Guarded& operator=(const Guarded&) = delete;
+  std::uint8_t* data() { return mem.data() + kGuard; }
+  bool guards_intact() {
+    UNPOISON(mem.data(), mem.size());
+    bool ok = true;
+    for (std::size_t i = 0; i < kGuard; ++i)
+      ok = ok && mem[i] == kCanary && mem[kGuard + bytes + i] == kCanary;
+    POISON(mem.data(), kGuard);
+    POISON(mem.data() + kGuard + bytes, kGuard);
+    return ok;
+  }
+};
+
+// Element byte offsets of a description, in row-major logical order.
+std::vector<std::uint64_t> element_offsets(const TensorDesc& t) {
+  std::vector<std::uint64_t> offs;
+  offs.reserve(t.element_count());
+  std::vector<std::int64_t> c(t.sizes().size(), 0);
+  for (std::uint64_t n = 0; n < t.element_count(); ++n) {
+    std::uint64_t o = 0;
+    for (std::size_t d = 0; d < c.size(); ++d) o += static_cast<std::uint64_t>(c[d] * t.strides()[d]);
+    offs.push_back(o * t.itemsize());
+    for (std::size_t d = c.size(); d-- > 0;) {
+      if (++c[d] < t.sizes()[d]) break;
+      c[d] = 0;
+    }
+  }
+  return offs;
+}
+
+bool has_duplicates(std::vector<std::uint64_t> v) {
+  std::sort(v.begin(), v.end());
+  return std::adjacent_find(v.begin(), v.end()) != v.end();
+}
+
+// Reference for the copy operators: for each output element (row-major), the source byte offset
+// in which input. Returns false when the operator has no reference here.
+struct Src {
+  std::size_t input;
+  std::uint64_t offset;
+};
+bool reference_sources(const AnyDesc& any, std::vector<std::vector<Src>>& per_output) {
+  auto coords_of = [](const TensorDesc& t, std::uint64_t n) {
+    std::vector<std::int64_t> c(t.sizes().size());
+    for (std::size_t d = c.size(); d-- > 0;) {
+      c[d] = static_cast<std::int64_t>(n % static_cast<std::uint64_t>(t.sizes()[d]));
+      n /= static_cast<std::uint64_t>(t.sizes()[d]);
+    }
+    return c;
+  };
+  auto at = [](const TensorDesc& t, const std::vector<std::int64_t>& c) {
+    std::int64_t o = 0;
+    for (std::size_t d = 0; d < c.size(); ++d) o += c[d] * t.strides()[d];
+    return static_cast<std::uint64_t>(o) * t.itemsize();
+  };
+  if (const auto* d = std::get_if<IdentityDesc>(&any)) {
+    per_output.resize(1);
+    for (std::uint64_t n = 0; n < d->output.element_count(); ++n)
+      per_output[0].push_back({0, at(d->input, coords_of(d->output, n))});
+    return true;
+  }
+  if (const auto* d = std::get_if<SliceDesc>(&any)) {
+    per_output.resize(1);
+    for (std::uint64_t n = 0; n < d->output.element_count(); ++n) {
+      auto c = coords_of(d->output, n);
+      for (std::size_t i = 0; i < c.size(); ++i) c[i] = d->offsets[i] + d->strides[i] * c[i];
+      per_output[0].push_back({0, at(d->input, c)});
+    }
+    return true;
+  }
+  if (const auto* d = std::get_if<Slice1Desc>(&any)) {
+    per_output.resize(1);
+    for (std::uint64_t n = 0; n < d->output.element_count(); ++n) {
+      auto c = coords_of(d->output, n);
+      for (std::size_t i = 0; i < c.size(); ++i)
+        c[i] = d->offsets[i] + (d->strides[i] < 0 ? d->sizes[i] - 1 : 0) + d->strides[i] * c[i];
+      per_output[0].push_back({0, at(d->input, c)});
+    }
+    return true;
+  }
+  if (const auto* d = std::get_if<SplitDesc>(&any)) {
+    const auto axis = static_cast<std::size_t>(d->axis);
+    std::int64_t base = 0;
+    per_output.resize(d->outputs.size());
+    for (std::size_t k = 0; k < d->outputs.size(); ++k) {
+      for (std::uint64_t n = 0; n < d->outputs[k].element_count(); ++n) {
+        auto c = coords_of(d->outputs[k], n);
+        c[axis] += base;
+        per_output[k].push_back({0, at(d->input, c)});
+      }
+      base += d->outputs[k].sizes()[axis];
+    }
+    return true;
+  }
+  if (const auto* d = std::get_if<JoinDesc>(&any)) {
+    const auto axis = static_cast<std::size_t>(d->axis);
+    per_output.resize(1);
+    for (std::uint64_t n = 0; n < d->output.element_count(); ++n) {
+      auto c = coords_of(d->output, n);
+      std::size_t k = 0;
+      while (c[axis] >= d->inputs[k].sizes()[axis]) c[axis] -= d->inputs[k++].sizes()[axis];
+      per_output[0].push_back({k, at(d->inputs[k], c)});
+    }
+    return true;
+  }
+  return false;
+}
+
+std::vector<const TensorDesc*> outputs_of(const AnyDesc& any) {
+  return std::visit(
+      [](const auto& d) -> std::vector<const TensorDesc*> {
+        using D = std::decay_t<decltype(d)>;
+        if constexpr (std::is_same_v<D, SplitDesc>) {
+          std::vector<const TensorDesc*> v;
+          for (const auto& t : d.outputs) v.push_back(&t);
+          return v;
+        } else {
+          return {&d.output};
+        }
+      },
+      any);
+}
+
+// Fill an index buffer with small in-range-ish values of its dtype (so some index cases run).
+void fill_small_indices(std::uint8_t* p, std::size_t bytes, DataType dt, Reader& r) {
+  const std::size_t w = itemsize(dt);
+  const bool is_signed = dt == DataType::INT32 || dt == DataType::INT64;
+  for (std::size_t o = 0; o + w <= bytes; o += w) {
+    std::int64_t v = r.byte() % 4;
+    if (is_signed && r.byte() % 4 == 0) v = -v - 1;
+    if (w == 4) {
+      const auto x = static_cast<std::uint32_t>(v);
+      std::memcpy(p + o, &x, 4);
+    } else {
+      std::memcpy(p + o, &v, 8);
+    }
+  }
+}
+
+constexpr std::uint64_t kMaxBufferBytes = std::uint64_t{1} << 24;  // larger cases are skipped
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  Reader r(data, size);
+  std::optional<AnyDesc> desc;
+  try {
+    desc.emplace(read_desc(r));
+  } catch (const ValidationError&) {
+    return 0;  // a bad TensorDesc: rejected at construction, as it must be
+  }
+  // Every query must either answer or throw ValidationError.
+  bool valid = true;
+  static const bool verbose = std::getenv("STRIDED_FUZZ_VERBOSE") != nullptr;
+  try {
+    validate(*desc);
+  } catch (const ValidationError& e) {
+    valid = false;
+    if (verbose) std::fprintf(stderr, "%s: invalid: %s\n", desc_name(*desc).c_str(), e.what());
+  }
+  if (valid && verbose) std::fprintf(stderr, "%s: valid\n", desc_name(*desc).c_str());
+  try {
+    (void)min_feature_level(*desc);
+  } catch (const ValidationError&) {
+  }
+  (void)is_valid_at(*desc, FeatureLevel::FL_2_1);
+  std::optional<CompiledOperator> op;
+  try {
+    op.emplace(compile(*desc, CompileOptions{1 + r.byte() % 2}));
+  } catch (const ValidationError&) {
+    if (valid) fail("compile() threw ValidationError on a description validate() accepts");
+    return 0;
+  }
+  if (!valid) fail("compile() accepted a description validate() rejects");
+
+  // Buffers sized from the description; skip cases too large to execute quickly.
+  std::uint64_t total = 0;
+  for (auto b : op->input_bytes()) total += b;
+  for (auto b : op->output_bytes()) total += b;
+  if (total > kMaxBufferBytes) return 0;
+
+  const std::uint8_t mode = r.byte();
+  const bool small_indices = mode % 2 == 0;
+  std::vector<std::unique_ptr<Guarded>> ins, outs;
+  std::vector<ConstBuffer> in_bufs;
+  std::vector<Buffer> out_bufs;
+  for (std::size_t i = 0; i < op->input_count(); ++i) {
+    ins.push_back(std::make_unique<Guarded>(op->input_bytes()[i]));
+    auto* p = ins.back()->data();
+    for (std::size_t k = 0; k < op->input_bytes()[i]; ++k) p[k] = static_cast<std::uint8_t>(k * 131 + i * 7 + 1);
+    in_bufs.push_back({p, op->input_bytes()[i]});
+  }
+  // The indices buffer is input 1 of every index operator.
+  const TensorDesc* idx = std::visit(
+      [](const auto& d) -> const TensorDesc* {
+        using D = std::decay_t<decltype(d)>;
+        if constexpr (std::is_same_v<D, GatherDesc> || std::is_same_v<D, GatherElementsDesc> ||
+                      std::is_same_v<D, GatherNDDesc> || std::is_same_v<D, ScatterDesc> ||
+                      std::is_same_v<D, ScatterNDDesc>)
+          return &d.indices;
+        else
+          return nullptr;
+      },
+      *desc);
+  if (idx != nullptr) {
+    if (small_indices) fill_small_indices(ins[1]->data(), op->input_bytes()[1], idx->dtype(), r);
+    else
+      for (std::size_t k = 0; k < op->input_bytes()[1]; ++k) ins[1]->data()[k] = r.byte();
+  }
+  std::vector<std::vector<std::uint8_t>> in_copy;
+  for (std::size_t i = 0; i < ins.size(); ++i)
+    in_copy.emplace_back(ins[i]->data(), ins[i]->data() + op->input_bytes()[i]);
+  for (std::size_t o = 0; o < op->output_count(); ++o) {
+    outs.push_back(std::make_unique<Guarded>(op->output_bytes()[o]));
+    out_bufs.push_back({outs.back()->data(), op->output_bytes()[o]});
+  }
+  // Sometimes a misuse: one buffer too short, or a wrong count; execute must refuse it.
+  bool expect_buffer_error = false;
+  if (mode % 16 == 1 && !in_bufs.empty() && in_bufs[0].bytes > 0) {
+    in_bufs[0].bytes -= 1;
+    expect_buffer_error = true;
+  } else if (mode % 16 == 3 && out_bufs[0].bytes > 0) {
+    out_bufs[0].bytes -= 1;
+    expect_buffer_error = true;
+  } else if (mode % 16 == 5) {
+    out_bufs.push_back(out_bufs[0]);
+    expect_buffer_error = true;
+  } else if (mode % 16 == 7) {
+    in_bufs[0].data = nullptr;
+    expect_buffer_error = true;
+  }
+
+  bool ok = true;
+  try {
+    op->execute(in_bufs, out_bufs);
+  } catch (const BufferError&) {
+    if (!expect_buffer_error) fail("BufferError on buffers of exactly total_bytes");
+    ok = false;
+  } catch (const IndexError&) {
+    ok = false;
+  }
+  if (ok && expect_buffer_error) fail("execute accepted a short / missing buffer or a wrong count");
+
+  for (auto& g : ins)
+    if (!g->guards_intact()) fail("write before/after an input buffer");
+  for (auto& g : outs)
+    if (!g->guards_intact()) fail("write before/after an output buffer");
+  for (std::size_t i = 0; i < ins.size(); ++i)
+    if (std::memcmp(in_copy[i].data(), ins[i]->data(), in_copy[i].size()) != 0) fail("an input was modified");
+  if (!ok) {
+    for (auto& g : outs)
+      for (std::size_t k = 0; k < g->bytes; ++k)
+        if (g->data()[k] != kCanary) fail("a failed execute wrote to an output");
+    return 0;
+  }
+  std::vector<std::vector<Src>> ref;
+  if (reference_sources(*desc, ref)) {
+    const auto outs_d = outputs_of(*desc);
+    for (std::size_t o = 0; o < ref.size(); ++o) {
+      const auto offs = element_offsets(*outs_d[o]);
+      if (has_duplicates(offs)) continue;  // aliased output elements: no single expected value
+      const std::size_t w = outs_d[o]->itemsize();
+      for (std::size_t n = 0; n < offs.size(); ++n) {
+        const Src s = ref[o][n];
+        if (s.offset + w > in_copy[s.input].size()) fail("reference read out of the input (validation gap)");
+        if (std::memcmp(outs[o]->data() + offs[n], in_copy[s.input].data() + s.offset, w) != 0)
+          fail("output differs from the reference loop");
+      }
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Fuzz the C++ validate -> compile -> execute path with libFuzzer + ASan + UBSan for a bounded
+# time; exit non-zero on any crash, sanitizer report or property violation (see fuzz/fuzz_ops.cpp).
+#   scripts/run_fuzz.sh [seconds]      (default 60; env FUZZ_SECONDS, FUZZ_JOBS, BUILD_DIR)
+# Installs clang + the libFuzzer runtime with apt-get when clang++ is missing (CI runs as root).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_BUDGET="${1:-${FUZZ_SECONDS:-60}}"
+BUILD="${BUILD_DIR:-build/fuzz}"
+
+find_clang() {
+  for c in clang++ clang++-19 clang++-18 clang++-17 clang++-16 clang++-15 clang++-14; do
+    if command -v "$c" >/dev/null 2>&1; then echo "$c"; return 0; fi
+  done
+  return 1
+}
+have_libfuzzer() {  # the libFuzzer runtime ships separately on Debian (libclang-rt-N-dev)
+  echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' |
+    "$1" -x c++ -fsanitize=fuzzer,address - -o /tmp/strided_fuzz_probe.$$ >/dev/null 2>&1
+  local rc=$?; rm -f /tmp/strided_fuzz_probe.$$; return $rc
+}
+CXX_BIN="$(find_clang || true)"
+if [ -z "$CXX_BIN" ] || ! have_libfuzzer "$CXX_BIN"; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  ver="$(apt-cache policy clang | sed -n 's/^ *Candidate: [0-9]*:\{0,1\}\([0-9]*\).*/\1/p')"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang "libclang-rt-${ver}-dev" "libomp-${ver}-dev" >/dev/null ||
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang >/dev/null
+  CXX_BIN="$(find_clang)"
+fi
+CC_BIN="${CXX_BIN/clang++/clang}"
+echo "run_fuzz: $($CXX_BIN --version | head -1), ${SECONDS_BUDGET}s"
+
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$CXX_BIN" \
+  -DCMAKE_C_COMPILER="$CC_BIN" -DSTRIDED_SANITIZE=ON -DSTRIDED_BUILD_FUZZERS=ON \
+  -DSTRIDED_BUILD_PYTHON=OFF -DSTRIDED_BUILD_TESTS=OFF -DSTRIDED_WERROR=ON >/dev/null
+cmake --build "$BUILD" -j"${BUILD_JOBS:-2}" --target fuzz_ops fuzz_corpus
+
+mkdir -p "$BUILD/fuzz/work_corpus" "$BUILD/fuzz/artifacts"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:halt_on_error=1:allocator_may_return_null=1"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+log="$BUILD/fuzz/fuzz.log"
+set +e
+"$BUILD/fuzz/fuzz_ops" -max_total_time="$SECONDS_BUDGET" -max_len=512 -timeout=10 -rss_limit_mb=2048 \
+  -print_final_stats=1 -artifact_prefix="$BUILD/fuzz/artifacts/" \
+  "$BUILD/fuzz/work_corpus" "$BUILD/fuzz/corpus" 2>&1 | tee "$log" | grep -E "^#[0-9]+ +(INITED|DONE)|stat::|ERROR|runtime error|property violated" 
+rc=${PIPESTATUS[0]}
+set -e
+if [ "$rc" -ne 0 ] || grep -qE "ERROR: (AddressSanitizer|libFuzzer|LeakSanitizer)|runtime error|property violated" "$log"; then
+  echo "run_fuzz: FAILED (rc=$rc); reproducers in $BUILD/fuzz/artifacts/, log $log" >&2
+  tail -40 "$log" >&2
+  exit 1
+fi
+echo "run_fuzz: OK, $(sed -n 's/^stat::number_of_executed_units: *//p' "$log") inputs in ${SECONDS_BUDGET}s, corpus $(ls "$BUILD/fuzz/work_corpus" | wc -l) files"
