@@ -324,20 +324,23 @@ def table(path: str) -> str:
             scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[b.get("time_unit", "us")]
             med[name] = (b["real_time"] * scale, b.get("bytes_per_second", 0.0))  # microseconds
     ref = med.get("ref | memcpy_2threads", (0.0, 0.0))[1]
+    ref1 = med.get("ref | memcpy_1thread", (0.0, 0.0))[1]
     wref = med.get("ref | memset_2threads", (0.0, 0.0))[1]
-    rows = ["| case | implementation | median time | GB/s | / memcpy (2 thr) |", "|---|---|---|---|---|"]
+    rows = ["| case | implementation | median time | GB/s | / memcpy (2 thr) | / memcpy (1 thr) |",
+            "|---|---|---|---|---|---|"]
     for group, name, nbytes, _ in CASES:
         full = f"{group} | {name}"
         if full not in med:
             continue
         t, bps = med[full]
         if group.startswith("tiny"):
-            rows.append(f"| {group} | {name} | {t:.2f} us | | |")  # the call is the cost
+            rows.append(f"| {group} | {name} | {t:.2f} us | | | |")  # the call is the cost
             continue
         ratio = f"{bps / ref:.2f}" if ref else ""
         if group.startswith("broadcast") and wref:
             ratio += f" ({bps / wref:.2f} of memset)"
-        rows.append(f"| {group} | {name} | {t / 1e3:.1f} ms | {bps / 1e9:.2f} | {ratio} |")
+        ratio1 = f"{bps / ref1:.2f}" if ref1 else ""
+        rows.append(f"| {group} | {name} | {t / 1e3:.1f} ms | {bps / 1e9:.2f} | {ratio} | {ratio1} |")
     return "\n".join(rows)
 
 
