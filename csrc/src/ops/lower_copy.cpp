@@ -56,7 +56,9 @@ void lower_slice(Program& p, const View& in, const View& out, const std::vector<
   src.sizes = out.sizes;
   for (std::size_t i = 0; i < src.sizes.size(); ++i) {
     src.where.offset += offsets[i] * in.strides[i];
-    src.strides[i] = in.strides[i] * strides[i];
+    // One output element along i: its stride is never used, and a valid |stride| may be any
+    // value up to 2^63 there (max_copied is 1), so the product could overflow.
+    src.strides[i] = out.sizes[i] == 1 ? 0 : in.strides[i] * strides[i];
   }
   p.steps.push_back(make_copy_step(src, out));
 }
