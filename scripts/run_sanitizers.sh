@@ -33,7 +33,7 @@ preload="$libasan"; [ -f "$libubsan" ] && preload="$libasan:$libubsan"
 ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:detect_odr_violation=0:log_path=$PWD/$LOGDIR/asan" \
 STRIDED_HYPOTHESIS_PROFILE="${STRIDED_HYPOTHESIS_PROFILE:-sanitize}" \
 PYTHONPATH="$BUILD/python" LD_PRELOAD="$preload" \
-  python -m pytest -q -p no:cacheprovider -x tests "$@" 2>&1 | tee "$LOGDIR/pytest.log" || status=1
+  python -m pytest -q -p no:cacheprovider tests "$@" 2>&1 | tee "$LOGDIR/pytest.log" || status=1
 done_t=$(date +%s)
 
 reports=$(cat "$LOGDIR"/asan* "$LOGDIR"/ubsan* "$LOGDIR"/*.log 2>/dev/null |

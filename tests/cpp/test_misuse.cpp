@@ -254,6 +254,12 @@ void extreme_valid_strides() {
     float in[8] = {0, 1, 2, 3, 4, 5, 6, 7}, out = -1;
     op.execute({{in, sizeof in}}, {{&out, sizeof out}});
     CHECK_EQ(out, 6.0f);
+    if (st > 0) {  // Slice (v1): unsigned strides, same rule
+      const auto v1 = compile(SliceDesc{T(F32, {2, 4}), T(F32, {1, 1}), {1, 2}, {1, 1}, {1, st}});
+      out = -1;
+      v1.execute({{in, sizeof in}}, {{&out, sizeof out}});
+      CHECK_EQ(out, 6.0f);
+    }
   }
 }
 
