@@ -1,7 +1,16 @@
+import os
+
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, settings
 
 import strided as sd
+
+# Shared, noisy CI machines: no per-example deadline, no "too slow" health check. The sanitizer
+# run (scripts/run_sanitizers.sh) selects the short "sanitize" profile.
+settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("sanitize", parent=settings.get_profile("default"), max_examples=25)
+settings.load_profile(os.environ.get("STRIDED_HYPOTHESIS_PROFILE", "default"))
 
 ALL_DTYPES = [np.float32, np.float16, np.uint32, np.uint16, np.uint8, np.int32, np.int16, np.int8,
               np.float64, np.uint64, np.int64]

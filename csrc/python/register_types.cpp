@@ -7,6 +7,7 @@
 namespace strided::py {
 
 DataType to_dtype(pyb::handle obj) {
+  if (obj.is_none()) throw pyb::type_error("dtype: expected a DataType, a numpy dtype or a type name, got None");
   if (pyb::isinstance<pyb::str>(obj)) return parse_dtype(obj.cast<std::string>());
   if (pyb::isinstance<pyb::int_>(obj) && !pyb::isinstance<pyb::bool_>(obj)) {
     // DataType members are ints too (IntEnum).

@@ -10,10 +10,10 @@ const char* version() noexcept;
 /// Threads used by execute when an operator was compiled with threads = 0 (process-wide; read
 /// at each execute). Throws ValidationError unless 1 <= n <= 1024. Default: the environment
 /// variable STRIDED_NUM_THREADS (an integer 1..1024; anything else is ignored), else the OpenMP
-/// default (1 in a build without OpenMP). In a child of fork() execution stays single-threaded
-/// until set_num_threads() is called there (OpenMP pools do not survive fork).
+/// default (1 in a build without OpenMP). In a child of fork() execution is single-threaded for
+/// good, whatever is set there: OpenMP thread pools do not survive fork, and re-entering one hangs.
 void set_num_threads(int n);
-/// The current setting (1 in a forked child that has not called set_num_threads). Never throws.
+/// The threads execute will use: the setting, or 1 in a child of fork(). Never throws.
 int get_num_threads() noexcept;
 /// Key/value facts, all values strings: version, compiler, openmp (the _OPENMP date or "no"),
 /// max_threads, num_threads, simd_compiled (comma list of the kernel targets built in, e.g.

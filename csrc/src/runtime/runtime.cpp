@@ -42,9 +42,9 @@ std::atomic<int>& thread_setting() {
   return n;
 }
 
-// OpenMP runtimes (libgomp among them) can hang in a forked child whose parent had started a
-// thread pool. A child of fork() therefore runs single-threaded until set_num_threads() is
-// called in it (PyTorch does the same).
+// OpenMP runtimes (GNU libgomp among them) hang in a forked child whose parent had started a
+// thread pool, and no call in the child can repair the pool. A child of fork() therefore runs
+// single-threaded for good: set_num_threads() there is accepted but has no effect.
 std::atomic<bool> g_forked_child{false};
 #ifdef STRIDED_HAVE_ATFORK
 void on_fork_child() { g_forked_child.store(true, std::memory_order_relaxed); }
@@ -62,7 +62,6 @@ void set_num_threads(int n) {
   if (n < 1 || n > 1024)
     throw ValidationError("set_num_threads.n: must be between 1 and 1024, got " + std::to_string(n));
   thread_setting().store(n, std::memory_order_relaxed);
-  g_forked_child.store(false, std::memory_order_relaxed);
 }
 
 int get_num_threads() noexcept {
