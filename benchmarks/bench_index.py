@@ -14,11 +14,8 @@ with random interleaving and prints medians and strided's speed-up over each imp
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import sys
-import tempfile
 from typing import Callable, Dict, List, Tuple
 
 import numpy as np
@@ -369,33 +366,7 @@ def table(path: str) -> str:
     return "\n".join(rows)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(add_help=False)
-    ap.add_argument("--table", action="store_true", help="print a markdown table of medians at the end")
-    ap.add_argument("--reps", type=int, default=7)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--filter", default="", help="substring of 'group | implementation' to run")
-    args, rest = ap.parse_known_args()
-    sd.set_num_threads(args.threads)
-    if torch is not None:
-        torch.set_num_threads(args.threads)
-    register_all(args.filter)
-    argv = [sys.argv[0], *rest]
-    out = None
-    if args.table:
-        fd, out = tempfile.mkstemp(suffix=".json")
-        os.close(fd)
-        argv += [f"--benchmark_out={out}", "--benchmark_out_format=json",
-                 f"--benchmark_repetitions={args.reps}", "--benchmark_enable_random_interleaving=true",
-                 "--benchmark_report_aggregates_only=true", "--benchmark_min_time=0.2s"]
-    gb.main(argv)
-    if out:
-        info = sd.build_info()
-        print(f"\nstrided {info['version']}, simd {info['simd']}, threads {args.threads}, numpy {np.__version__}"
-              + (f", torch {torch.__version__}" if torch is not None else "") + f"; medians of {args.reps}\n")
-        print(table(out))
-        os.unlink(out)
-
-
 if __name__ == "__main__":
-    main()
+    import _runner
+
+    _runner.main(register_all, table, torch, "0.2s")
