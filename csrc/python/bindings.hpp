@@ -40,8 +40,12 @@ bool is_empty(const Arr& x);
 /// Operator codes of the functional path.
 enum Code : int { IDENTITY = 0, SPLIT, JOIN, SLICE1, GATHER, GATHER_ELEMENTS, GATHER_ND, SCATTER, SCATTER_ND };
 /// Validates (first time per key), plans (cached) and runs operator `code` on arrays; releases the GIL.
-void run_arrays(int code, const std::vector<std::int64_t>& params, const std::vector<Arr>& ins,
-                const std::vector<Arr>& outs);
+void run_arrays(int code, const std::int64_t* params, std::size_t n_params, const Arr* ins, std::size_t n_in,
+                const Arr* outs, std::size_t n_out);
+inline void run_arrays(int code, const std::vector<std::int64_t>& params, const std::vector<Arr>& ins,
+                       const std::vector<Arr>& outs) {
+  run_arrays(code, params.data(), params.size(), ins.data(), ins.size(), outs.data(), outs.size());
+}
 
 void register_types(pyb::module_& m);
 void register_functional(pyb::module_& m);

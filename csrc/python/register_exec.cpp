@@ -304,26 +304,27 @@ namespace {
 void append(std::string& key, std::int64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); }
 }  // namespace
 
-void run_arrays(int code, const std::vector<std::int64_t>& prm, const std::vector<Arr>& ins,
-                const std::vector<Arr>& outs) {
+void run_arrays(int code, const std::int64_t* prm, std::size_t n_prm, const Arr* ins, std::size_t ni,
+                const Arr* outs, std::size_t no) {
   thread_local std::string key;  // reused: no allocation per call once warm
   key.clear();
   append(key, code);
-  append(key, static_cast<std::int64_t>(prm.size()));
-  for (auto v : prm) append(key, v);
-  append(key, static_cast<std::int64_t>(ins.size()));
-  for (const std::vector<Arr>* list : {&ins, &outs})
-    for (const Arr& x : *list) {
-      append(key, static_cast<std::int64_t>(x.dtype) << 8 | x.ndim);
-      key.append(reinterpret_cast<const char*>(x.shape), sizeof(std::int64_t) * static_cast<std::size_t>(x.ndim));
-      key.append(reinterpret_cast<const char*>(x.strides), sizeof(std::int64_t) * static_cast<std::size_t>(x.ndim));
-    }
+  append(key, static_cast<std::int64_t>(n_prm));
+  key.append(reinterpret_cast<const char*>(prm), sizeof(std::int64_t) * n_prm);
+  append(key, static_cast<std::int64_t>(ni));
+  auto add = [](const Arr& x) {
+    append(key, static_cast<std::int64_t>(x.dtype) << 8 | x.ndim);
+    key.append(reinterpret_cast<const char*>(x.shape), sizeof(std::int64_t) * static_cast<std::size_t>(x.ndim));
+    key.append(reinterpret_cast<const char*>(x.strides), sizeof(std::int64_t) * static_cast<std::size_t>(x.ndim));
+  };
+  for (std::size_t i = 0; i < ni; ++i) add(ins[i]);
+  for (std::size_t o = 0; o < no; ++o) add(outs[o]);
   std::shared_ptr<const Program> prog = cache().get(key);
-  if (!prog) {
-    prog = build(code, prm, ins, outs);
+  if (!prog) {  // first call for this key: validate and lower (vectors are fine here)
+    prog = build(code, std::vector<std::int64_t>(prm, prm + n_prm), std::vector<Arr>(ins, ins + ni),
+                 std::vector<Arr>(outs, outs + no));
     cache().put(key, prog);
   }
-  const std::size_t ni = ins.size(), no = outs.size();
   constexpr std::size_t kInline = 8;
   const std::byte* ip_s[kInline];
   std::byte* op_s[kInline];
@@ -363,9 +364,9 @@ void run_arrays(int code, const std::vector<std::int64_t>& prm, const std::vecto
   // small calls (they finish in well under a microsecond), release it for real work.
   constexpr std::uint64_t kReleaseGilBytes = 16 * 1024;
   if (code > SLICE1)  // index operators: the work also scales with indices and updates
-    for (const Arr& x : ins) {
-      std::uint64_t n = itemsize(x.dtype);
-      for (int d = 0; d < x.ndim; ++d) n *= static_cast<std::uint64_t>(x.shape[d]);
+    for (std::size_t i = 0; i < ni; ++i) {
+      std::uint64_t n = itemsize(ins[i].dtype);
+      for (int d = 0; d < ins[i].ndim; ++d) n *= static_cast<std::uint64_t>(ins[i].shape[d]);
       bytes += n;
     }
   if (bytes < kReleaseGilBytes) {

@@ -52,6 +52,19 @@ std::vector<std::int64_t> to_ints(pyb::handle seq, const char* field) {
   return v;
 }
 
+// Like to_ints, into a caller's fixed array of `cap` values; returns the count (only the first
+// `cap` are stored). The tiny-call path of slice uses it to avoid allocating.
+std::size_t to_ints_into(pyb::handle seq, const char* field, std::int64_t* out, std::size_t cap) {
+  if (PyUnicode_Check(seq.ptr()) || !PySequence_Check(seq.ptr()))
+    throw pyb::type_error(std::string(field) + ": expected a sequence of integers, got " + std::string(pyb::repr(seq)));
+  pyb::object fast = pyb::reinterpret_steal<pyb::object>(PySequence_Fast(seq.ptr(), "expected a sequence"));
+  if (!fast) throw pyb::error_already_set();
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
+  PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
+  for (Py_ssize_t i = 0; i < n && static_cast<std::size_t>(i) < cap; ++i) out[i] = to_index(items[i], field, i);
+  return static_cast<std::size_t>(n);
+}
+
 int norm_axis(pyb::handle axis, int ndim, const char* field = "axis") {
   const std::int64_t a = to_index(axis, field);
   if (a < -ndim || a >= ndim)
@@ -119,7 +132,7 @@ pyb::object copy(pyb::handle src, pyb::handle out) {
   if (sn == 0) {  // a 0-d source is one element broadcast everywhere
     for (int d = 0; d < on; ++d) b.strides[d] = 0;
   }
-  if (!is_empty(o)) run_arrays(IDENTITY, {}, {b}, {o});
+  if (!is_empty(o)) run_arrays(IDENTITY, nullptr, 0, &b, 1, &o, 1);
   return pyb::reinterpret_borrow<pyb::object>(out);
 }
 
@@ -127,31 +140,33 @@ pyb::object copy(pyb::handle src, pyb::handle out) {
 pyb::object slice(pyb::handle x, pyb::handle offsets, pyb::handle sizes, pyb::handle strides, pyb::handle out) {
   Arr a = to_arr(x, "x", false);
   const int n = a.ndim;
-  auto off = to_ints(offsets, "Slice1Desc.offsets");
-  auto siz = to_ints(sizes, "Slice1Desc.sizes");
-  auto st = strides.is_none() ? std::vector<std::int64_t>(static_cast<std::size_t>(n), 1)
-                              : to_ints(strides, "Slice1Desc.strides");
+  const auto un = static_cast<std::size_t>(n);
+  // prm = offsets ++ sizes ++ strides, as the SLICE1 code expects; n <= kMaxDims.
+  std::int64_t prm[3 * kMaxDims];
+  std::int64_t* off = prm;
+  std::int64_t* siz = prm + un;
+  std::int64_t* st = prm + 2 * un;
   const char* names[] = {"offsets", "sizes", "strides"};
-  const std::vector<std::int64_t>* lists[] = {&off, &siz, &st};
+  std::size_t counts[3] = {to_ints_into(offsets, "Slice1Desc.offsets", off, un),
+                           to_ints_into(sizes, "Slice1Desc.sizes", siz, un), un};
+  if (strides.is_none())
+    std::fill(st, st + un, 1);
+  else
+    counts[2] = to_ints_into(strides, "Slice1Desc.strides", st, un);
   for (int k = 0; k < 3; ++k)
-    if (static_cast<int>(lists[k]->size()) != n)
+    if (counts[k] != un)
       throw ValidationError(std::string("Slice1Desc.") + names[k] + ": must have one value per input dimension (" +
-                            std::to_string(n) + "), got " + std::to_string(lists[k]->size()));
-  std::vector<std::int64_t> shape(static_cast<std::size_t>(n));
+                            std::to_string(n) + "), got " + std::to_string(counts[k]));
+  pyb::ssize_t shape[kMaxDims];
   for (int i = 0; i < n; ++i) {
-    const auto u = static_cast<std::size_t>(i);
-    if (st[u] == 0) throw ValidationError("Slice1Desc.strides[" + std::to_string(i) + "]: stride must not be 0");
-    if (st[u] == INT64_MIN) throw ValidationError("Slice1Desc.strides[" + std::to_string(i) + "]: stride out of range");
-    shape[u] = siz[u] <= 0 ? 0 : 1 + (siz[u] - 1) / (st[u] < 0 ? -st[u] : st[u]);
+    if (st[i] == 0) throw ValidationError("Slice1Desc.strides[" + std::to_string(i) + "]: stride must not be 0");
+    if (st[i] == INT64_MIN) throw ValidationError("Slice1Desc.strides[" + std::to_string(i) + "]: stride out of range");
+    shape[i] = siz[i] <= 0 ? 0 : 1 + (siz[i] - 1) / (st[i] < 0 ? -st[i] : st[i]);
   }
   pyb::object res;
   Arr o;
   if (out.is_none()) {
-    if (pyb::reinterpret_borrow<pyb::array>(a.keep).ndim() == 0 && n == 1) {
-      res = pyb::array(pyb::reinterpret_borrow<pyb::array>(a.keep).dtype(), std::vector<pyb::ssize_t>{shape[0]});
-    } else {
-      res = empty_like_shape(a, shape);
-    }
+    res = pyb::array(pyb::reinterpret_borrow<pyb::array>(a.keep).dtype(), std::vector<pyb::ssize_t>(shape, shape + n));
     o = to_arr(res, "out", true);
   } else {
     if (!pyb::isinstance<pyb::array>(out))
@@ -162,20 +177,13 @@ pyb::object slice(pyb::handle x, pyb::handle offsets, pyb::handle sizes, pyb::ha
     res = pyb::reinterpret_borrow<pyb::object>(out);
   }
   if (is_empty(a) || is_empty(o)) {
-    for (int i = 0; i < n; ++i) {
-      const auto u = static_cast<std::size_t>(i);
-      if (off[u] < 0 || siz[u] < 0 || off[u] > a.shape[i] - siz[u])
-        throw ValidationError("Slice1Desc.sizes[" + std::to_string(i) + "]: window [" + std::to_string(off[u]) + ", " +
-                              std::to_string(off[u] + siz[u]) + ") exceeds input size " + std::to_string(a.shape[i]));
-    }
+    for (int i = 0; i < n; ++i)
+      if (off[i] < 0 || siz[i] < 0 || off[i] > a.shape[i] - siz[i])
+        throw ValidationError("Slice1Desc.sizes[" + std::to_string(i) + "]: window [" + std::to_string(off[i]) + ", " +
+                              std::to_string(off[i] + siz[i]) + ") exceeds input size " + std::to_string(a.shape[i]));
     return res;
   }
-  std::vector<std::int64_t> prm;
-  prm.reserve(3 * static_cast<std::size_t>(n));
-  prm.insert(prm.end(), off.begin(), off.end());
-  prm.insert(prm.end(), siz.begin(), siz.end());
-  prm.insert(prm.end(), st.begin(), st.end());
-  run_arrays(SLICE1, prm, {a}, {o});
+  run_arrays(SLICE1, prm, 3 * un, &a, 1, &o, 1);
   return res;
 }
 

@@ -1,5 +1,6 @@
 #include "exec/program.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "plan/copy_plan.hpp"
@@ -49,7 +50,16 @@ void run_program(const Program& program, const std::byte* const* inputs,
                  std::size_t n_out) {
   // An input that overlaps an output (other than an allowed in-place pair) is snapshotted, so
   // the result is what it would be with separate buffers (numpy's rule for overlapping copies).
-  std::vector<const std::byte*> in(inputs, inputs + n_in);
+  // Input pointers, possibly redirected to snapshots; inline for the usual few buffers (a tiny
+  // call must not pay for an allocation).
+  const std::byte* in_inline[8];
+  std::vector<const std::byte*> in_heap;
+  const std::byte** in = in_inline;
+  if (n_in > 8) {
+    in_heap.resize(n_in);
+    in = in_heap.data();
+  }
+  std::copy(inputs, inputs + n_in, in);
   std::vector<std::vector<std::byte>> snapshots;
   for (std::size_t i = 0; i < n_in; ++i) {
     for (std::size_t o = 0; o < n_out; ++o) {
@@ -67,7 +77,7 @@ void run_program(const Program& program, const std::byte* const* inputs,
       break;
     }
   }
-  ExecContext ctx{in.data(), n_in, outputs, n_out, resolve_threads(program.threads)};
+  ExecContext ctx{in, n_in, outputs, n_out, resolve_threads(program.threads)};
   for (const auto& s : program.steps) s->check(ctx);
   // Consecutive copy steps that read only inputs (a split's or join's parts: disjoint
   // destinations) run as one batch, one parallel region for the operator.
