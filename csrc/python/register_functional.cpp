@@ -288,20 +288,103 @@ pyb::object join(pyb::handle arrays, pyb::handle axis, pyb::handle out) {
   return res;
 }
 
+
+// sd.copy and sd.slice are registered as plain METH_FASTCALL functions: pybind11's generic
+// dispatcher allocates per call, which is most of the cost of a 4x4 copy. Errors still go
+// through pybind11's (and strided's) exception translators.
+PyObject* translate_current_exception() {
+  try {
+    throw;
+  } catch (pyb::error_already_set& e) {
+    e.restore();
+  } catch (...) {
+    pyb::detail::try_translate_exceptions();
+  }
+  return nullptr;
+}
+
+// Binds positional + keyword arguments to `names` (n of them, the first `required` required);
+// unset optional ones stay nullptr.
+bool bind_args(const char* fn, const char* const* names, int n, int required, PyObject* const* args,
+               Py_ssize_t nargs, PyObject* kwnames, PyObject** out) {
+  if (nargs > n) {
+    PyErr_Format(PyExc_TypeError, "%s() takes at most %d arguments (%zd given)", fn, n, nargs);
+    return false;
+  }
+  for (int i = 0; i < n; ++i) out[i] = i < nargs ? args[i] : nullptr;
+  if (kwnames) {
+    const Py_ssize_t nk = PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nk; ++k) {
+      PyObject* key = PyTuple_GET_ITEM(kwnames, k);
+      int i = 0;
+      while (i < n && PyUnicode_CompareWithASCIIString(key, names[i]) != 0) ++i;
+      if (i == n) {
+        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fn, key);
+        return false;
+      }
+      if (out[i]) {
+        PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", fn, names[i]);
+        return false;
+      }
+      out[i] = args[nargs + k];
+    }
+  }
+  for (int i = 0; i < required; ++i)
+    if (!out[i]) {
+      PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s'", fn, names[i]);
+      return false;
+    }
+  return true;
+}
+
+PyObject* copy_fast(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const char* const names[] = {"src", "out"};
+  PyObject* a[2];
+  if (!bind_args("copy", names, 2, 2, args, nargs, kwnames, a)) return nullptr;
+  try {
+    return copy(a[0], a[1]).release().ptr();
+  } catch (...) {
+    return translate_current_exception();
+  }
+}
+
+PyObject* slice_fast(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const char* const names[] = {"x", "offsets", "sizes", "strides", "out"};
+  PyObject* a[5];
+  if (!bind_args("slice", names, 5, 3, args, nargs, kwnames, a)) return nullptr;
+  try {
+    return slice(a[0], a[1], a[2], a[3] ? pyb::handle(a[3]) : pyb::handle(Py_None),
+                 a[4] ? pyb::handle(a[4]) : pyb::handle(Py_None))
+        .release()
+        .ptr();
+  } catch (...) {
+    return translate_current_exception();
+  }
+}
+
+PyMethodDef fast_methods[] = {
+    {"copy", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&copy_fast)), METH_FASTCALL | METH_KEYWORDS,
+     "copy($module, /, src, out)\n--\n\n"
+     "Identity: out[...] = src, with src broadcast to out.shape by numpy's rules.\n\n"
+     "Bit-exact for every dtype (NaN payloads and -0.0 survive); any strides on both sides; overlapping\n"
+     "src and out give numpy's result. out must be a writable numpy array of exactly src's dtype.\n"
+     "Returns out."},
+    {"slice", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&slice_fast)), METH_FASTCALL | METH_KEYWORDS,
+     "slice($module, /, x, offsets, sizes, strides=None, out=None)\n--\n\n"
+     "DirectML Slice1: read the window offsets/sizes of x with signed, non-zero strides.\n\n"
+     "A negative stride walks the window backwards from its far end. The result has\n"
+     "1 + (sizes[i] - 1) // abs(strides[i]) elements per dimension, or out's shape when out is given\n"
+     "(1 <= out.shape[i] <= that). Returns a new C-contiguous array or out."},
+    {nullptr, nullptr, 0, nullptr}};
+
 }  // namespace
 
 void register_functional(pyb::module_& m) {
-  m.def("copy", &copy, pyb::arg("src"), pyb::arg("out"),
-        "Identity: out[...] = src, with src broadcast to out.shape by numpy's rules.\n\n"
-        "Bit-exact for every dtype (NaN payloads and -0.0 survive); any strides on both sides; overlapping\n"
-        "src and out give numpy's result. out must be a writable numpy array of exactly src's dtype.\n"
-        "Returns out.");
-  m.def("slice", &slice, pyb::arg("x"), pyb::arg("offsets"), pyb::arg("sizes"), pyb::arg("strides") = pyb::none(),
-        pyb::arg("out") = pyb::none(),
-        "DirectML Slice1: read the window offsets/sizes of x with signed, non-zero strides.\n\n"
-        "A negative stride walks the window backwards from its far end. The result has\n"
-        "1 + (sizes[i] - 1) // abs(strides[i]) elements per dimension, or out's shape when out is given\n"
-        "(1 <= out.shape[i] <= that). Returns a new C-contiguous array or out.");
+  for (PyMethodDef* def = fast_methods; def->ml_name; ++def) {
+    pyb::object fn = pyb::reinterpret_steal<pyb::object>(PyCFunction_NewEx(def, m.ptr(), m.attr("__name__").ptr()));
+    if (!fn) throw pyb::error_already_set();
+    m.add_object(def->ml_name, fn);
+  }
   m.def("split", &split, pyb::arg("x"), pyb::arg("split"), pyb::arg("axis") = 0, pyb::arg("out") = pyb::none(),
         "DirectML Split: cut x along axis into parts.\n\n"
         "split is a number of equal parts or a sequence of part SIZES summing to x.shape[axis] (as DirectML,\n"
