@@ -40,19 +40,7 @@ std::int64_t to_index(pyb::handle h, const char* field, Py_ssize_t i = -1) {
   return v;
 }
 
-std::vector<std::int64_t> to_ints(pyb::handle seq, const char* field) {
-  if (PyUnicode_Check(seq.ptr()) || !PySequence_Check(seq.ptr()))
-    throw pyb::type_error(std::string(field) + ": expected a sequence of integers, got " + std::string(pyb::repr(seq)));
-  pyb::object fast = pyb::reinterpret_steal<pyb::object>(PySequence_Fast(seq.ptr(), "expected a sequence"));
-  if (!fast) throw pyb::error_already_set();
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
-  PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
-  std::vector<std::int64_t> v(static_cast<std::size_t>(n));
-  for (Py_ssize_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = to_index(items[i], field, i);
-  return v;
-}
-
-// Like to_ints, into a caller's fixed array of `cap` values; returns the count (only the first
+// A sequence of integers into a caller's fixed array of `cap` values; returns the count (only the first
 // `cap` are stored). The tiny-call path of slice uses it to avoid allocating.
 std::size_t to_ints_into(pyb::handle seq, const char* field, std::int64_t* out, std::size_t cap) {
   if (PyUnicode_Check(seq.ptr()) || !PySequence_Check(seq.ptr()))
@@ -63,6 +51,14 @@ std::size_t to_ints_into(pyb::handle seq, const char* field, std::int64_t* out, 
   PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
   for (Py_ssize_t i = 0; i < n && static_cast<std::size_t>(i) < cap; ++i) out[i] = to_index(items[i], field, i);
   return static_cast<std::size_t>(n);
+}
+
+std::vector<std::int64_t> to_ints(pyb::handle seq, const char* field) {
+  std::vector<std::int64_t> v(kMaxDims);
+  const std::size_t n = to_ints_into(seq, field, v.data(), v.size());
+  v.resize(n);
+  if (n > kMaxDims) to_ints_into(seq, field, v.data(), n);
+  return v;
 }
 
 int norm_axis(pyb::handle axis, int ndim, const char* field = "axis") {

@@ -1,5 +1,5 @@
 // Run-time choice of the kernels' SIMD target (DESIGN.md: per-ISA translation units behind a
-// function-pointer table, picked once; highway: never -march=native, test every target).
+// function-pointer table, picked once; highway: never build for the host CPU only, test every target).
 #include "runtime/simd.hpp"
 
 #include <cstdio>
