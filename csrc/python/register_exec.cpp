@@ -1,6 +1,7 @@
 // compile / CompiledOperator.execute, and the functional entry point `_run` that the Python
 // functions (sd.copy, sd.split, ..., sd.scatter) call with numpy arrays.
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -235,13 +236,19 @@ class PlanCache {
   }
   void put(const std::string& key, std::shared_ptr<const Program> p) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (map_.size() >= 512) map_.clear();
+    if (map_.size() >= 512) {
+      map_.clear();
+      generation_.fetch_add(1, std::memory_order_relaxed);
+    }
     map_.emplace(key, std::move(p));
   }
   void clear() {
     std::lock_guard<std::mutex> lock(mu_);
     map_.clear();
+    generation_.fetch_add(1, std::memory_order_relaxed);
   }
+  /// Bumped whenever entries are dropped, so per-thread shortcuts (below) notice.
+  std::uint64_t generation() const { return generation_.load(std::memory_order_relaxed); }
   std::size_t size() {
     std::lock_guard<std::mutex> lock(mu_);
     return map_.size();
@@ -249,6 +256,7 @@ class PlanCache {
 
  private:
   std::mutex mu_;
+  std::atomic<std::uint64_t> generation_{0};
   std::unordered_map<std::string, std::shared_ptr<const Program>> map_;
 };
 
@@ -319,11 +327,24 @@ void run_arrays(int code, const std::int64_t* prm, std::size_t n_prm, const Arr*
   };
   for (std::size_t i = 0; i < ni; ++i) add(ins[i]);
   for (std::size_t o = 0; o < no; ++o) add(outs[o]);
-  std::shared_ptr<const Program> prog = cache().get(key);
-  if (!prog) {  // first call for this key: validate and lower (vectors are fine here)
-    prog = build(code, std::vector<std::int64_t>(prm, prm + n_prm), std::vector<Arr>(ins, ins + ni),
-                 std::vector<Arr>(outs, outs + no));
-    cache().put(key, prog);
+  // A loop of same-shape calls hits the thread's last plan without the lock and the hash.
+  thread_local std::string last_key;
+  thread_local std::shared_ptr<const Program> last_prog;
+  thread_local std::uint64_t last_generation = 0;
+  std::shared_ptr<const Program> prog;
+  const std::uint64_t generation = cache().generation();
+  if (last_prog && last_generation == generation && key == last_key) {
+    prog = last_prog;
+  } else {
+    prog = cache().get(key);
+    if (!prog) {  // first call for this key: validate and lower (vectors are fine here)
+      prog = build(code, std::vector<std::int64_t>(prm, prm + n_prm), std::vector<Arr>(ins, ins + ni),
+                   std::vector<Arr>(outs, outs + no));
+      cache().put(key, prog);
+    }
+    last_key = key;
+    last_prog = prog;
+    last_generation = generation;
   }
   constexpr std::size_t kInline = 8;
   const std::byte* ip_s[kInline];

@@ -162,7 +162,12 @@ pyb::object slice(pyb::handle x, pyb::handle offsets, pyb::handle sizes, pyb::ha
   pyb::object res;
   Arr o;
   if (out.is_none()) {
-    res = pyb::array(pyb::reinterpret_borrow<pyb::array>(a.keep).dtype(), std::vector<pyb::ssize_t>(shape, shape + n));
+    // Straight through numpy's C API (pybind11's array constructor builds shape/stride vectors).
+    auto& api = pyb::detail::npy_api::get();
+    PyObject* descr = pyb::reinterpret_borrow<pyb::array>(a.keep).dtype().release().ptr();  // stolen below
+    res = pyb::reinterpret_steal<pyb::object>(
+        api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, n, shape, nullptr, nullptr, 0, nullptr));
+    if (!res) throw pyb::error_already_set();
     o = to_arr(res, "out", true);
   } else {
     if (!pyb::isinstance<pyb::array>(out))
