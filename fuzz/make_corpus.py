@@ -69,6 +69,8 @@ def seeds():
     out["repro_gather_elements_tile_overflow"] = list(bytes.fromhex("062eff0603ff06ff0000000000ff03"))
     out["repro_join_planner_coalesce_overflow"] = list(bytes.fromhex("0200c5cdcdcdcd03030100f6400100f600"))
     out["repro_scatter_walk_coalesce_overflow"] = list(bytes.fromhex("8a7e6a6a6a6a6a6a6a6a6a0603ff066a"))
+    # The harness's own buffer-size cap: a plain sum of four ~2^62-byte buffers wrapped past it.
+    out["repro_harness_buffer_sum_wrap"] = list(bytes.fromhex("8a7e6a6a0800fe080000000000000000000000000000000000000000080302266a"))
     return out
 
 
