@@ -216,6 +216,25 @@ void ints_prop(pyb::class_<D>& c, const char* name, std::vector<std::int64_t> D:
   c.def_property_readonly(name, [member](const D& d) { return to_tuple(d.*member); });
 }
 
+// SliceDesc and Slice1Desc have the same fields (DirectML's order); only the rules differ.
+template <class D>
+void bind_slice(pyb::module_& m, const char* name, const char* doc) {
+  const std::string n = name;
+  auto c = common<D>(m, name, doc);
+  c.def(pyb::init([n](pyb::handle input, pyb::handle output, pyb::handle offsets, pyb::handle sizes,
+                      pyb::handle strides) {
+          return D{to_tensor(input, n + ".input"), to_tensor(output, n + ".output"),
+                   to_ints(offsets, n + ".offsets"), to_ints(sizes, n + ".sizes"),
+                   to_ints(strides, n + ".strides")};
+        }),
+        pyb::arg("input"), pyb::arg("output"), pyb::arg("offsets"), pyb::arg("sizes"), pyb::arg("strides"));
+  tensor_prop(c, "input", &D::input);
+  tensor_prop(c, "output", &D::output);
+  ints_prop(c, "offsets", &D::offsets);
+  ints_prop(c, "sizes", &D::sizes);
+  ints_prop(c, "strides", &D::strides);
+}
+
 }  // namespace
 
 void register_ops(pyb::module_& m) {
@@ -251,38 +270,10 @@ void register_ops(pyb::module_& m) {
     tensor_prop(c, "output", &JoinDesc::output);
     int_prop(c, "axis", &JoinDesc::axis);
   }
-  {
-    auto c = common<SliceDesc>(m, "SliceDesc",
-                               "DML_SLICE_OPERATOR_DESC: out[c] = in[offsets + strides*c]; sizes are the output's.");
-    c.def(pyb::init([](pyb::handle input, pyb::handle output, pyb::handle offsets, pyb::handle sizes,
-                       pyb::handle strides) {
-            return SliceDesc{to_tensor(input, "SliceDesc.input"), to_tensor(output, "SliceDesc.output"),
-                             to_ints(offsets, "SliceDesc.offsets"), to_ints(sizes, "SliceDesc.sizes"),
-                             to_ints(strides, "SliceDesc.strides")};
-          }),
-          arg("input"), arg("output"), arg("offsets"), arg("sizes"), arg("strides"));
-    tensor_prop(c, "input", &SliceDesc::input);
-    tensor_prop(c, "output", &SliceDesc::output);
-    ints_prop(c, "offsets", &SliceDesc::offsets);
-    ints_prop(c, "sizes", &SliceDesc::sizes);
-    ints_prop(c, "strides", &SliceDesc::strides);
-  }
-  {
-    auto c = common<Slice1Desc>(m, "Slice1Desc",
-                                "DML_SLICE1_OPERATOR_DESC: a window (offsets, sizes) read with signed, non-zero strides.");
-    c.def(pyb::init([](pyb::handle input, pyb::handle output, pyb::handle offsets, pyb::handle sizes,
-                       pyb::handle strides) {
-            return Slice1Desc{to_tensor(input, "Slice1Desc.input"), to_tensor(output, "Slice1Desc.output"),
-                              to_ints(offsets, "Slice1Desc.offsets"), to_ints(sizes, "Slice1Desc.sizes"),
-                              to_ints(strides, "Slice1Desc.strides")};
-          }),
-          arg("input"), arg("output"), arg("offsets"), arg("sizes"), arg("strides"));
-    tensor_prop(c, "input", &Slice1Desc::input);
-    tensor_prop(c, "output", &Slice1Desc::output);
-    ints_prop(c, "offsets", &Slice1Desc::offsets);
-    ints_prop(c, "sizes", &Slice1Desc::sizes);
-    ints_prop(c, "strides", &Slice1Desc::strides);
-  }
+  bind_slice<SliceDesc>(m, "SliceDesc",
+                        "DML_SLICE_OPERATOR_DESC: out[c] = in[offsets + strides*c]; sizes are the output's.");
+  bind_slice<Slice1Desc>(m, "Slice1Desc",
+                         "DML_SLICE1_OPERATOR_DESC: a window (offsets, sizes) read with signed, non-zero strides.");
   {
     auto c = common<GatherDesc>(m, "GatherDesc", "DML_GATHER_OPERATOR_DESC (numpy take / ONNX Gather).");
     c.def(pyb::init([](pyb::handle input, pyb::handle indices, pyb::handle output, pyb::handle axis,
