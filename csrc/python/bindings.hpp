@@ -47,6 +47,21 @@ inline void run_arrays(int code, const std::vector<std::int64_t>& params, const 
   run_arrays(code, params.data(), params.size(), ins.data(), ins.size(), outs.data(), outs.size());
 }
 
+/// While alive, new numpy arrays of at least 4 MiB take their memory from strided's result pool
+/// (csrc/python/result_pool.cpp); a no-op for smaller sizes or when the pool is off. Hold the GIL.
+class ResultAllocScope {
+ public:
+  explicit ResultAllocScope(std::size_t bytes);
+  ~ResultAllocScope();
+  ResultAllocScope(const ResultAllocScope&) = delete;
+  ResultAllocScope& operator=(const ResultAllocScope&) = delete;
+
+ private:
+  PyObject* old_ = nullptr;
+};
+/// The pool's byte limit (STRIDED_POOL_BYTES); 0 when it is off.
+std::size_t result_pool_limit();
+
 void register_types(pyb::module_& m);
 void register_functional(pyb::module_& m);
 void register_index(pyb::module_& m);

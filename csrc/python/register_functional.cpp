@@ -69,7 +69,14 @@ int norm_axis(pyb::handle axis, int ndim, const char* field = "axis") {
   return static_cast<int>(a < 0 ? a + ndim : a);
 }
 
+std::size_t nbytes_of(const Arr& proto, const std::int64_t* shape, std::size_t n) {
+  std::size_t b = itemsize(proto.dtype);
+  for (std::size_t i = 0; i < n; ++i) b *= static_cast<std::size_t>(shape[i] < 0 ? 0 : shape[i]);
+  return b;
+}
+
 pyb::array empty_like_shape(const Arr& proto, const std::vector<std::int64_t>& shape) {
+  ResultAllocScope pooled(nbytes_of(proto, shape.data(), shape.size()));
   return pyb::array(pyb::reinterpret_borrow<pyb::array>(proto.keep).dtype(),
                     std::vector<pyb::ssize_t>(shape.begin(), shape.end()));
 }
@@ -165,6 +172,9 @@ pyb::object slice(pyb::handle x, pyb::handle offsets, pyb::handle sizes, pyb::ha
     // Straight through numpy's C API (pybind11's array constructor builds shape/stride vectors).
     auto& api = pyb::detail::npy_api::get();
     PyObject* descr = pyb::reinterpret_borrow<pyb::array>(a.keep).dtype().release().ptr();  // stolen below
+    std::int64_t shape64[kMaxDims];
+    for (int i = 0; i < n; ++i) shape64[i] = shape[i];
+    ResultAllocScope pooled(nbytes_of(a, shape64, un));
     res = pyb::reinterpret_steal<pyb::object>(
         api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, n, shape, nullptr, nullptr, 0, nullptr));
     if (!res) throw pyb::error_already_set();

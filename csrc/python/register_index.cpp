@@ -46,6 +46,9 @@ bool same_shape(const Arr& a, const std::vector<std::int64_t>& shape) {
 // The output: the caller's (exact shape, dtype, writable) or a new C-contiguous array.
 bool output(pyb::handle out, const Arr& like, const std::vector<std::int64_t>& shape, pyb::object& res, Arr& o) {
   if (out.is_none()) {
+    std::size_t nbytes = itemsize(like.dtype);
+    for (const auto s : shape) nbytes *= static_cast<std::size_t>(s < 0 ? 0 : s);
+    ResultAllocScope pooled(nbytes);
     pyb::array r(pyb::reinterpret_borrow<pyb::array>(like.keep).dtype(),
                  std::vector<pyb::ssize_t>(shape.begin(), shape.end()));
     res = r;

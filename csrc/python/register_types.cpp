@@ -280,6 +280,7 @@ void register_types(pyb::module_& m) {
   m.def("build_info", []() {
     pyb::dict d;
     for (const auto& [k, v] : build_info()) d[pyb::str(k)] = pyb::str(v);
+    d["result_pool_bytes"] = pyb::str(std::to_string(result_pool_limit()));  // Python results only
     return d;
   });
 }

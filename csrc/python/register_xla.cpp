@@ -113,6 +113,7 @@ class PyBuf {
 /// fresh result never exposes uninitialised memory.
 pyb::array new_buffer(const x::Shape& s) {
   const auto n = static_cast<pyb::ssize_t>(s.physical_element_count());
+  ResultAllocScope pooled(static_cast<std::size_t>(s.byte_size()));
   pyb::array out(numpy_dtype_of(s.element_type), std::vector<pyb::ssize_t>{n});
   if (s.layout.has_padding() && s.layout.padding_value == x::PaddingValue::UNKNOWN_PAD)
     std::memset(out.mutable_data(), 0, static_cast<std::size_t>(out.nbytes()));
