@@ -20,6 +20,18 @@ REDUCTIONS = ["none", "add", "mul", "min", "max"]
 HYP = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.fixture(scope="module", autouse=True, params=["plain", "narrowed"])
+def narrowing(request):
+    """Every test here runs twice: with the default narrowing threshold (only index tensors of
+    4 MiB or more are narrowed to uint16/uint32 during the check) and with every contiguous
+    ScatterElements/GatherElements index tensor narrowed, so the narrowed kernels see all the
+    shapes, dtypes, reductions and errors below."""
+    old = _core._index_narrow_threshold()
+    _core._set_index_narrow_threshold(0 if request.param == "narrowed" else old)
+    yield request.param
+    _core._set_index_narrow_threshold(old)
+
+
 # ---------------------------------------------------------------- reference loops
 def _combine(acc, u, reduction, dtype):
     """One reduction step in the element type (integers wrap, float16 rounds each step)."""
@@ -424,6 +436,65 @@ def test_simd_targets_identical():
     finally:
         _core._set_simd(before)
         sd.set_num_threads(old)
+
+
+def test_large_indices_narrowed_by_default_exact():
+    """8 MiB of int64 indices: narrowed at the default threshold (uint16 along a short axis,
+    uint32 along one longer than 65536), with negative indices; compared with numpy."""
+    rng = np.random.default_rng(21)
+    x = rng.standard_normal((256, 4096)).astype(np.float32)
+    for axis in (0, 1):
+        n = x.shape[axis]
+        idx = rng.integers(-n, n, x.shape)
+        assert idx.nbytes >= 4 << 20
+        assert same_bits(sd.gather_elements(x, idx, axis=axis), np.take_along_axis(x, idx, axis=axis))
+        perm = np.argsort(rng.random(x.shape), axis=axis)  # no duplicates: put_along_axis agrees
+        perm = np.where(rng.random(x.shape) < 0.5, perm - n, perm)  # half of them negative
+        upd = rng.standard_normal(x.shape).astype(np.float32)
+        want = x.copy()
+        np.put_along_axis(want, perm, upd, axis=axis)
+        assert same_bits(sd.scatter(x, perm, upd, axis=axis), want)
+        y = x.copy()
+        assert sd.scatter(y, perm, upd, axis=axis, out=y) is y and same_bits(y, want)
+    long = rng.standard_normal((2, 70000)).astype(np.float32)  # axis > 65536: uint32 narrowing
+    idx = rng.integers(-70000, 70000, (2, 600000))
+    assert same_bits(sd.gather_elements(long, idx, axis=1), np.take_along_axis(long, idx, axis=1))
+    idx[1, 599999] = 70000
+    out = np.full((2, 600000), 7, np.float32)
+    with pytest.raises(IndexError, match=r"gather_elements\.indices\[1, 599999\]: index 70000 is out of range"):
+        sd.gather_elements(long, idx, axis=1, out=out)
+    assert (out == 7).all()
+
+
+def test_narrowed_indices_in_many_threads():
+    """Python threads share one cached plan; each narrows into its own scratch."""
+    import threading
+
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((512, 2048)).astype(np.float32)
+    cases = [(rng.integers(0, 512, x.shape), rng.standard_normal(x.shape).astype(np.float32)) for _ in range(4)]
+    wants = [ref_scatter(x, i, u, 0, "add") for i, u in cases[:1]]
+    errors = []
+
+    def body(k):
+        try:
+            i, u = cases[k]
+            for _ in range(5):
+                got = sd.scatter(x, i, u, axis=0, reduction="add")
+                g2 = sd.gather_elements(x, i, axis=0)
+                if k == 0:
+                    assert same_bits(got, wants[0])
+                assert same_bits(g2, np.take_along_axis(x, i, axis=0))
+        except BaseException as e:  # noqa: BLE001 - re-raised below
+            errors.append(e)
+
+    ts = [threading.Thread(target=body, args=(k,)) for k in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    if errors:
+        raise errors[0]
 
 
 # ---------------------------------------------------------------- index errors

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "bindings.hpp"
+#include "index/steps.hpp"
 #include "plan/copy_plan.hpp"
 #include "plan/plan_detail.hpp"
 #include "runtime/simd.hpp"
@@ -46,6 +47,9 @@ void register_engine(pyb::module_& m) {
   m.def("_set_stream_threshold", &detail::set_stream_threshold, pyb::arg("bytes"),
         "Outputs of at least `bytes` use streaming stores (plans made afterwards: clear the plan cache).");
   m.def("_stream_threshold", &detail::stream_threshold);
+  m.def("_set_index_narrow_threshold", &detail::index::set_narrow_threshold, pyb::arg("bytes"),
+        "ScatterElements/GatherElements indices of at least `bytes` are narrowed during the check; for tests.");
+  m.def("_index_narrow_threshold", &detail::index::narrow_threshold);
   m.def(
       "_memcpy",
       [](pyb::handle dst, pyb::handle src, int threads) {

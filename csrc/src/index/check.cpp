@@ -2,8 +2,10 @@
 // threads for large tensors), and only when it fails a row-major scan for the first bad value.
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 #include "index/check_simd.hpp"
+#include "index/narrow_body.hpp"
 #include "index/steps.hpp"
 #include "runtime/simd.hpp"
 #include "strided/error.hpp"
@@ -133,7 +135,48 @@ void check_typed(const IndexCheckSpec& s, const std::byte* base, int threads) {
   }
 }
 
+template <class I, class U>
+bool narrow_run(const std::byte* p, std::int64_t n, std::int64_t bound, U* dst, bool simd) noexcept {
+#ifdef STRIDED_HAVE_X86_SIMD
+  if (simd) return narrow_avx2<I, U>(p, n, bound, dst);
+#else
+  (void)simd;
+#endif
+  return narrow_body<I, U>(p, n, bound, dst);
+}
+
+template <class I, class U>
+void narrow_typed(const IndexCheckSpec& s, const std::byte* base, std::int64_t count, U* dst, int threads) {
+  const bool simd = count >= 4096 && simd_active() != "scalar";
+  constexpr int kMaxParts = 64;
+  const int nt = std::min(threads_for_bytes(static_cast<std::uint64_t>(count) * sizeof(I), threads), kMaxParts);
+  std::array<bool, kMaxParts> ok{};
+  parallel_ranges(count, nt, 64, [&](std::int64_t a, std::int64_t b) {
+    std::size_t t = 0;
+#ifdef STRIDED_HAVE_OPENMP
+    if (nt > 1) t = static_cast<std::size_t>(omp_get_thread_num());
+#endif
+    ok[t] = narrow_run<I, U>(base + a * static_cast<std::int64_t>(sizeof(I)), b - a, s.bound[0], dst + a, simd);
+  });
+  for (int t = 0; t < std::max(nt, 1); ++t)
+    if (!ok[static_cast<std::size_t>(t)]) {
+      check_typed<I>(s, base, threads);  // throws, naming the first bad one
+      // Never reached unless the two passes disagree: refuse rather than use the scratch.
+      throw std::logic_error(s.name + ": internal error: index checks disagree");
+    }
+}
+
 }  // namespace
+
+void check_and_narrow(const IndexCheckSpec& spec, const ExecContext& c, std::int64_t count, int width,
+                      std::byte* dst) {
+  const std::byte* base = spec.where.in_ptr(c);
+  dispatch_index(spec.dtype, [&](auto tag) {
+    using I = decltype(tag);
+    if (width == 2) narrow_typed<I>(spec, base, count, reinterpret_cast<std::uint16_t*>(dst), c.threads);
+    else narrow_typed<I>(spec, base, count, reinterpret_cast<std::uint32_t*>(dst), c.threads);
+  });
+}
 
 void check_indices(const IndexCheckSpec& spec, const ExecContext& c) {
   const std::byte* base = spec.where.in_ptr(c);

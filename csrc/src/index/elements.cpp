@@ -5,6 +5,7 @@
 // tile), which keeps the touched band of the target (N x tile elements) in cache and reads the
 // indices/updates in contiguous runs. Scatter copies its input into each band just before
 // scattering into it, so the copy costs no extra pass over memory.
+#include <atomic>
 #include <vector>
 
 #include "index/steps.hpp"
@@ -209,65 +210,150 @@ int threads_for(const ElementsGeom& g, int max_threads, bool copy) {
   return threads_for_bytes(bytes, max_threads);
 }
 
+// ---------------------------------------------------------------- narrowed indices
+// Large index tensors are read twice (checked, then used). When they are C-contiguous and the
+// axis is short, the check also writes them as uint16/uint32 to a per-thread scratch and the
+// kernel reads that instead: for int64 indices and an axis of at most 65536, the second read
+// moves a quarter of the bytes. The scratch is the calling thread's (check() and run() of one
+// execution run there), kept between calls, at most kNarrowMax bytes.
+constexpr std::int64_t kNarrowMax = std::int64_t{32} << 20;
+std::atomic<std::int64_t> g_narrow_threshold{std::int64_t{4} << 20};
+
+struct NarrowSlot {
+  const void* owner = nullptr;  // the step whose check() filled buf for its next run()
+  std::vector<std::uint64_t> buf;
+};
+thread_local NarrowSlot t_narrow;
+
+/// The narrowed variant of a step: geometry with the scratch's strides, and its kernel.
+template <class Fn>
+struct Narrow {
+  int width = 0;  // 2 or 4 bytes per index; 0: indices are used as they are
+  std::int64_t count = 0;
+  ElementsGeom g;
+  Fn fn = nullptr;
+};
+
+template <class Fn, class MakeFn>
+Narrow<Fn> make_narrow(const ElementsGeom& g, const IndexCheckSpec& c, MakeFn&& make_fn) {
+  Narrow<Fn> r;
+  const auto w = static_cast<std::int64_t>(itemsize(g.idx_dtype));
+  const int width = g.N <= 65536 ? 2 : (g.N <= (std::int64_t{1} << 32) ? 4 : 0);
+  if (width == 0 || width >= w) return r;
+  std::int64_t expect = w, count = 1;  // C-contiguous (size-1 dimensions may have any stride)
+  for (std::size_t d = c.sizes.size(); d-- > 0;) {
+    if (c.sizes[d] != 1 && c.strides[d] != expect) return r;
+    expect *= c.sizes[d];
+    count *= c.sizes[d];
+  }
+  if (count * width > kNarrowMax) return r;
+  r.g = g;
+  // Every index stride is a multiple of w (or belongs to a size-1 dimension, never stepped).
+  for (std::size_t i = 0; i < static_cast<std::size_t>(r.g.lines.n); ++i) r.g.lines.st[0][i] = g.lines.st[0][i] / w * width;
+  r.g.ax[0] = g.ax[0] / w * width;
+  r.g.where[0] = Operand{};
+  r.g.idx_dtype = width == 2 ? DataType::UINT16 : DataType::UINT32;
+  r.width = width;
+  r.count = count;
+  r.fn = width == 2 ? make_fn(std::uint16_t{}) : make_fn(std::uint32_t{});
+  return r;
+}
+
+/// check(): the plain check, or the narrowing one into this thread's scratch.
+template <class Fn>
+void check_maybe_narrow(const void* owner, const Narrow<Fn>& nw, const IndexCheckSpec& spec, const ExecContext& c) {
+  if (t_narrow.owner == owner) t_narrow.owner = nullptr;
+  if (nw.width == 0 || nw.count * static_cast<std::int64_t>(itemsize(spec.dtype)) < g_narrow_threshold.load()) {
+    check_indices(spec, c);
+    return;
+  }
+  const auto words = static_cast<std::size_t>((nw.count * nw.width + 7) / 8);
+  if (t_narrow.buf.size() < words) t_narrow.buf.resize(words);
+  check_and_narrow(spec, c, nw.count, nw.width, reinterpret_cast<std::byte*>(t_narrow.buf.data()));
+  t_narrow.owner = owner;
+}
+
+/// run(): the narrowed geometry and kernel when check() filled the scratch for this step.
+bool take_narrowed(const void* owner) {
+  if (t_narrow.owner != owner) return false;
+  t_narrow.owner = nullptr;
+  return true;
+}
+
 class ScatterElementsStep final : public Step {
  public:
-  ScatterElementsStep(const ElementsGeom& g, ElemFn fn, IndexCheckSpec check)
-      : g_(g), fn_(fn), check_(std::move(check)) {}
-  void check(const ExecContext& c) const override { check_indices(check_, c); }
+  ScatterElementsStep(const ElementsGeom& g, ElemFn fn, IndexCheckSpec check, Narrow<ElemFn> nw)
+      : g_(g), fn_(fn), check_(std::move(check)), nw_(std::move(nw)) {}
+  void check(const ExecContext& c) const override { check_maybe_narrow(this, nw_, check_, c); }
   void run(const ExecContext& c) const override {
-    const std::byte* idx = g_.where[0].in_ptr(c);
+    const bool narrowed = take_narrowed(this);
+    const ElementsGeom& g = narrowed ? nw_.g : g_;
+    const ElemFn fn = narrowed ? nw_.fn : fn_;
+    const std::byte* idx = narrowed ? reinterpret_cast<const std::byte*>(t_narrow.buf.data()) : g_.where[0].in_ptr(c);
     const std::byte* upd = g_.where[1].in_ptr(c);
     std::byte* out = g_.where[2].out_ptr(c);
     const std::byte* in = g_.where[3].in_ptr(c);
     if (g_.same_view && in == out) in = nullptr;  // in place: the output already holds the input
-    const int nt = threads_for(g_, c.threads, in != nullptr);
-    parallel_ranges(g_.lines.count(), nt, g_.tile,
-                    [&](std::int64_t lo, std::int64_t hi) { fn_(g_, idx, upd, out, in, lo, hi); });
+    const int nt = threads_for(g, c.threads, in != nullptr);
+    parallel_ranges(g.lines.count(), nt, g.tile,
+                    [&](std::int64_t lo, std::int64_t hi) { fn(g, idx, upd, out, in, lo, hi); });
   }
 
  private:
   ElementsGeom g_;
   ElemFn fn_;
   IndexCheckSpec check_;
+  Narrow<ElemFn> nw_;
 };
 
 class GatherElementsStep final : public Step {
  public:
-  GatherElementsStep(const ElementsGeom& g, GatherElemFn fn, IndexCheckSpec check)
-      : g_(g), fn_(fn), check_(std::move(check)) {}
-  void check(const ExecContext& c) const override { check_indices(check_, c); }
+  GatherElementsStep(const ElementsGeom& g, GatherElemFn fn, IndexCheckSpec check, Narrow<GatherElemFn> nw)
+      : g_(g), fn_(fn), check_(std::move(check)), nw_(std::move(nw)) {}
+  void check(const ExecContext& c) const override { check_maybe_narrow(this, nw_, check_, c); }
   void run(const ExecContext& c) const override {
-    const std::byte* idx = g_.where[0].in_ptr(c);
+    const bool narrowed = take_narrowed(this);
+    const ElementsGeom& g = narrowed ? nw_.g : g_;
+    const GatherElemFn fn = narrowed ? nw_.fn : fn_;
+    const std::byte* idx = narrowed ? reinterpret_cast<const std::byte*>(t_narrow.buf.data()) : g_.where[0].in_ptr(c);
     std::byte* out = g_.where[1].out_ptr(c);
     const std::byte* in = g_.where[2].in_ptr(c);
-    const int nt = threads_for(g_, c.threads, false);
-    parallel_ranges(g_.lines.count(), nt, g_.tile,
-                    [&](std::int64_t lo, std::int64_t hi) { fn_(g_, idx, out, in, lo, hi); });
+    const int nt = threads_for(g, c.threads, false);
+    parallel_ranges(g.lines.count(), nt, g.tile,
+                    [&](std::int64_t lo, std::int64_t hi) { fn(g, idx, out, in, lo, hi); });
   }
 
  private:
   ElementsGeom g_;
   GatherElemFn fn_;
   IndexCheckSpec check_;
+  Narrow<GatherElemFn> nw_;
 };
 
 }  // namespace
 
 std::unique_ptr<const Step> make_scatter_elements_step(const ElementsGeom& g, ScatterReduction r,
                                                        IndexCheckSpec check) {
-  const ElemFn fn = dispatch_index(g.idx_dtype, [&](auto itag) {
+  auto make_fn = [&](auto itag) {
     using I = decltype(itag);
     return dispatch_reduction(r, g.dtype, [&](auto op) -> ElemFn { return &scatter_lines<I, decltype(op)>; });
-  });
-  return std::make_unique<ScatterElementsStep>(g, fn, std::move(check));
+  };
+  const ElemFn fn = dispatch_index(g.idx_dtype, make_fn);
+  auto nw = make_narrow<ElemFn>(g, check, make_fn);
+  return std::make_unique<ScatterElementsStep>(g, fn, std::move(check), std::move(nw));
 }
 
 std::unique_ptr<const Step> make_gather_elements_step(const ElementsGeom& g, IndexCheckSpec check) {
-  const GatherElemFn fn = dispatch_index(g.idx_dtype, [&](auto itag) {
+  auto make_fn = [&](auto itag) {
     using I = decltype(itag);
     return dispatch_width(itemsize(g.dtype), [&](auto w) -> GatherElemFn { return &gather_lines<I, decltype(w)::value>; });
-  });
-  return std::make_unique<GatherElementsStep>(g, fn, std::move(check));
+  };
+  const GatherElemFn fn = dispatch_index(g.idx_dtype, make_fn);
+  auto nw = make_narrow<GatherElemFn>(g, check, make_fn);
+  return std::make_unique<GatherElementsStep>(g, fn, std::move(check), std::move(nw));
 }
+
+void set_narrow_threshold(std::int64_t bytes) noexcept { g_narrow_threshold.store(bytes < 0 ? 0 : bytes); }
+std::int64_t narrow_threshold() noexcept { return g_narrow_threshold.load(); }
 
 }  // namespace strided::detail::index

@@ -30,6 +30,15 @@ struct IndexCheckSpec {
 /// Throws IndexError naming the first (row-major) bad index when any value is out of range.
 void check_indices(const IndexCheckSpec& spec, const ExecContext& c);
 
+/// check_indices for a C-contiguous indices view of `count` values with one bound, which also
+/// writes them, normalised (negative values counted from the end), to dst as uint16 (`width`
+/// 2) or uint32 (4) in memory order: the operator then reads 2-4x fewer index bytes.
+void check_and_narrow(const IndexCheckSpec& spec, const ExecContext& c, std::int64_t count, int width,
+                      std::byte* dst);
+/// Indices of at least this many bytes are narrowed (see ElementsGeom); a knob for tests.
+void set_narrow_threshold(std::int64_t bytes) noexcept;
+std::int64_t narrow_threshold() noexcept;
+
 /// ScatterElements / GatherElements: a line per non-axis position of the indices.
 struct ElementsGeom {
   // Operands: 0 indices, 1 data (updates for scatter, output for gather), 2 target (output for
