@@ -47,6 +47,10 @@ inline void run_arrays(int code, const std::vector<std::int64_t>& params, const 
   run_arrays(code, params.data(), params.size(), ins.data(), ins.size(), outs.data(), outs.size());
 }
 
+/// Inside a catch block of a raw METH_FASTCALL function: sets the Python error for the
+/// exception in flight (pybind11's and strided's translators) and returns nullptr.
+PyObject* translate_current_exception();
+
 /// While alive, new numpy arrays of at least 4 MiB take their memory from strided's result pool
 /// (csrc/python/result_pool.cpp); a no-op for smaller sizes or when the pool is off. Hold the GIL.
 class ResultAllocScope {

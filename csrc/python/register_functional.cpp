@@ -303,16 +303,6 @@ pyb::object join(pyb::handle arrays, pyb::handle axis, pyb::handle out) {
 // sd.copy and sd.slice are registered as plain METH_FASTCALL functions: pybind11's generic
 // dispatcher allocates per call, which is most of the cost of a 4x4 copy. Errors still go
 // through pybind11's (and strided's) exception translators.
-PyObject* translate_current_exception() {
-  try {
-    throw;
-  } catch (pyb::error_already_set& e) {
-    e.restore();
-  } catch (...) {
-    pyb::detail::try_translate_exceptions();
-  }
-  return nullptr;
-}
 
 // Binds positional + keyword arguments to `names` (n of them, the first `required` required);
 // unset optional ones stay nullptr.
@@ -389,6 +379,17 @@ PyMethodDef fast_methods[] = {
     {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace
+
+PyObject* translate_current_exception() {
+  try {
+    throw;
+  } catch (pyb::error_already_set& e) {
+    e.restore();
+  } catch (...) {
+    pyb::detail::try_translate_exceptions();
+  }
+  return nullptr;
+}
 
 void register_functional(pyb::module_& m) {
   for (PyMethodDef* def = fast_methods; def->ml_name; ++def) {
