@@ -20,16 +20,21 @@ REDUCTIONS = ["none", "add", "mul", "min", "max"]
 HYP = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@pytest.fixture(scope="module", autouse=True, params=["plain", "narrowed"])
+@pytest.fixture(scope="module", autouse=True, params=["plain", "narrowed+streamed"])
 def narrowing(request):
-    """Every test here runs twice: with the default narrowing threshold (only index tensors of
-    4 MiB or more are narrowed to uint16/uint32 during the check) and with every contiguous
-    ScatterElements/GatherElements index tensor narrowed, so the narrowed kernels see all the
-    shapes, dtypes, reductions and errors below."""
-    old = _core._index_narrow_threshold()
-    _core._set_index_narrow_threshold(0 if request.param == "narrowed" else old)
+    """Every test here runs twice: with the default thresholds (only index tensors of 4 MiB or
+    more are narrowed to uint16/uint32 during the check; only gather results of 16 MiB or more
+    are written with streaming stores) and with both at 0, so the narrowed kernels and the
+    streaming stores see all the shapes, dtypes, reductions and errors below."""
+    old_n, old_s = _core._index_narrow_threshold(), _core._stream_threshold()
+    forced = request.param != "plain"
+    _core._set_index_narrow_threshold(0 if forced else old_n)
+    _core._set_stream_threshold(0 if forced else old_s)
+    _core._plan_cache_clear()
     yield request.param
-    _core._set_index_narrow_threshold(old)
+    _core._set_index_narrow_threshold(old_n)
+    _core._set_stream_threshold(old_s)
+    _core._plan_cache_clear()
 
 
 # ---------------------------------------------------------------- reference loops

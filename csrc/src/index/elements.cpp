@@ -6,9 +6,14 @@
 // indices/updates in contiguous runs. Scatter copies its input into each band just before
 // scattering into it, so the copy costs no extra pass over memory.
 #include <atomic>
+
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(_M_X64))
+#include <emmintrin.h>
+#endif
 #include <vector>
 
 #include "index/steps.hpp"
+#include "plan/copy_plan.hpp"
 
 namespace strided::detail::index {
 namespace {
@@ -44,7 +49,29 @@ inline void prefetch_line(const std::byte* p, std::int64_t n, std::int64_t strid
 using ElemFn = void (*)(const ElementsGeom&, const std::byte* idx, const std::byte* data, std::byte* tgt,
                         const std::byte* src, std::int64_t lo, std::int64_t hi);
 using GatherElemFn = void (*)(const ElementsGeom&, const std::byte* idx, std::byte* out, const std::byte* in,
-                              std::int64_t lo, std::int64_t hi);
+                              std::int64_t lo, std::int64_t hi, bool stream);
+
+/// A store that bypasses the caches (x86 MOVNTI) for 4- and 8-byte elements: a large gather
+/// result is written once and not read back soon, and a plain store would first read each
+/// line. Other widths and CPUs store normally. The caller ends with stream_fence().
+template <class T>
+inline void stream_store(std::byte* p, T v) noexcept {
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(_M_X64))
+  if constexpr (sizeof(T) == 4) {
+    _mm_stream_si32(reinterpret_cast<int*>(p), static_cast<int>(v));
+    return;
+  } else if constexpr (sizeof(T) == 8) {
+    _mm_stream_si64(reinterpret_cast<long long*>(p), static_cast<long long>(v));
+    return;
+  }
+#endif
+  store<T>(p, v);
+}
+inline void stream_fence() noexcept {
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(_M_X64))
+  _mm_sfence();  // streaming stores are weakly ordered: publish them before the threads join
+#endif
+}
 
 template <class I, class Op>
 void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte* upd, std::byte* out,
@@ -139,7 +166,7 @@ void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte*
 
 template <class I, std::size_t W>
 void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, const std::byte* in, std::int64_t lo,
-                  std::int64_t hi) {
+                  std::int64_t hi, bool stream) {
   using T = uint_of_t<W>;
   const std::int64_t K = g.K, N = g.N, tile = g.tile;
   const std::int64_t ai = g.ax[0], ao = g.ax[1], an = g.ax[2];
@@ -156,10 +183,15 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
         if (j + 1 < j1) prefetch_line(nl + jn, N, an, static_cast<std::int64_t>(W));
         if (ai == static_cast<std::int64_t>(sizeof(I)) && ao == static_cast<std::int64_t>(W) &&
             an == static_cast<std::int64_t>(W)) {  // dense lines: constant strides, scaled addressing
-          for (std::int64_t k = 0; k < K; ++k)
-            store<T>(ol + k * static_cast<std::int64_t>(W),
-                     load<T>(nl + norm_index(load<I>(il + k * static_cast<std::int64_t>(sizeof(I))), N) *
-                                      static_cast<std::int64_t>(W)));
+          auto value = [&](std::int64_t k) {
+            return load<T>(nl + norm_index(load<I>(il + k * static_cast<std::int64_t>(sizeof(I))), N) *
+                                    static_cast<std::int64_t>(W));
+          };
+          if (stream) {
+            for (std::int64_t k = 0; k < K; ++k) stream_store<T>(ol + k * static_cast<std::int64_t>(W), value(k));
+          } else {
+            for (std::int64_t k = 0; k < K; ++k) store<T>(ol + k * static_cast<std::int64_t>(W), value(k));
+          }
           continue;
         }
         for (std::int64_t k = 0; k < K; ++k) store<T>(ol + k * ao, load<T>(nl + norm_index(load<I>(il + k * ai), N) * an));
@@ -182,7 +214,12 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
           std::byte* ok = ob + k * ao + jt * jo;
           if (k + kAhead < K) {
             prefetch_run(ik + kAhead * ai, wd * ji);
-            prefetch_run(ok + kAhead * ao, wd * jo);
+            if (!stream) prefetch_run(ok + kAhead * ao, wd * jo);
+          }
+          if (stream && jo == E) {
+            for (std::int64_t j = 0; j < wd; ++j)
+              stream_store<T>(ok + j * E, load<T>(s + (norm_index(load<I>(ik + j * ji), N) * wd + j) * E));
+            continue;
           }
           for (std::int64_t j = 0; j < wd; ++j)
             store<T>(ok + j * jo, load<T>(s + (norm_index(load<I>(ik + j * ji), N) * wd + j) * E));
@@ -319,8 +356,15 @@ class GatherElementsStep final : public Step {
     std::byte* out = g_.where[1].out_ptr(c);
     const std::byte* in = g_.where[2].in_ptr(c);
     const int nt = threads_for(g, c.threads, false);
-    parallel_ranges(g.lines.count(), nt, g.tile,
-                    [&](std::int64_t lo, std::int64_t hi) { fn(g, idx, out, in, lo, hi); });
+    // Stream a large result (aligned 4/8-byte elements): see stream_store.
+    const std::uint64_t w = itemsize(g.dtype);
+    const bool stream = (w == 4 || w == 8) && reinterpret_cast<std::uintptr_t>(out) % w == 0 &&
+                        static_cast<std::uint64_t>(g.lines.count()) * static_cast<std::uint64_t>(g.K) * w >=
+                            stream_threshold();
+    parallel_ranges(g.lines.count(), nt, g.tile, [&](std::int64_t lo, std::int64_t hi) {
+      fn(g, idx, out, in, lo, hi, stream);
+      if (stream) stream_fence();
+    });
   }
 
  private:
