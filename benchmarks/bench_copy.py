@@ -147,42 +147,61 @@ def _():
 
 
 # ------------------------------------------------------------------ fresh outputs (no out=)
-# The result is allocated by the call: its pages are faulted in by whichever thread first writes
-# them, so strided's worker threads share that cost; numpy faults them on one thread.
-@case("fresh join axis=1 (2 x 4096x4096 f32)", "strided")
-def _():
+# The result is allocated by the call. strided takes results of 4 MiB or more from its result
+# pool (recently freed blocks, already mapped); "pool off" rows turn the pool off around the call,
+# so the new pages are faulted (and zeroed by the kernel) by whichever worker thread first writes
+# them. numpy faults them on one thread.
+def _pool_off(fn):
+    def run():
+        old = _core._result_pool_limit()
+        _core._set_result_pool_limit(0)
+        try:
+            return fn()
+        finally:
+            _core._set_result_pool_limit(old)
+
+    return run
+
+
+def _fresh(group, make_sd, make_np):
+    case(group, "strided")(make_sd)
+    case(group, "strided (pool off)")(lambda: _pool_off(make_sd()))
+    case(group, "numpy")(make_np)
+
+
+def _join_sd():
     parts = [f32("a", (2, 4096, 4096))[i] for i in range(2)]
     return lambda: sd.join(parts, axis=1)
 
 
-@case("fresh join axis=1 (2 x 4096x4096 f32)", "numpy")
-def _():
+def _join_np():
     parts = [f32("a", (2, 4096, 4096))[i] for i in range(2)]
     return lambda: np.concatenate(parts, axis=1)
 
 
-@case("fresh reverse last axis f32 (4096x8192)", "strided")
-def _():
+def _reverse_sd():
     a = f32("a2", (4096, 8192))
-    return lambda: sd.slice(a, [0, 0], list(a.shape), [1, -1])
+    return lambda: sd.slice(a, (0, 0), a.shape, (1, -1))
 
 
-@case("fresh reverse last axis f32 (4096x8192)", "numpy")
-def _():
+def _reverse_np():
     a = f32("a2", (4096, 8192))
     return lambda: a[:, ::-1].copy()
 
 
-@case("fresh transpose f32 4096x8192", "strided")
-def _():
-    a = f32("a2", (4096, 8192))
-    return lambda: sd.slice(a.T, [0, 0], list(a.T.shape))
+def _transpose_sd():
+    t = f32("a2", (4096, 8192)).T
+    return lambda: sd.slice(t, (0, 0), t.shape)
 
 
-@case("fresh transpose f32 4096x8192", "numpy")
-def _():
-    a = f32("a2", (4096, 8192))
-    return lambda: np.ascontiguousarray(a.T)
+def _transpose_np():
+    t = f32("a2", (4096, 8192)).T
+    return lambda: np.ascontiguousarray(t)
+
+
+_fresh("fresh join axis=1 (2 x 4096x4096 f32)", _join_sd, _join_np)
+_fresh("fresh reverse last axis f32 (4096x8192)", _reverse_sd, _reverse_np)
+_fresh("fresh transpose f32 4096x8192", _transpose_sd, _transpose_np)
 
 
 # ------------------------------------------------------------------ reversal

@@ -167,3 +167,18 @@ def test_fork_child_uses_and_frees_pooled_results():
         """
     )
     assert out.split() == ["0", "True"]
+
+
+def test_limit_knob_turns_pool_off_and_on():
+    from strided import _core
+
+    old = _core._result_pool_limit()
+    a = np.ones(BIG, np.float32)
+    try:
+        _core._set_result_pool_limit(0)
+        assert sd.build_info()["result_pool_bytes"] == "0"
+        r = sd.join([a, a], axis=0)
+        assert get_handler_name(r) != POOLED and (r == 1).all()
+    finally:
+        _core._set_result_pool_limit(old)
+    assert get_handler_name(sd.join([a, a], axis=0)) == POOLED

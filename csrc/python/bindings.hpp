@@ -65,6 +65,8 @@ class ResultAllocScope {
 };
 /// The pool's byte limit (STRIDED_POOL_BYTES); 0 when it is off.
 std::size_t result_pool_limit();
+/// Changes the limit (0: off; idle blocks beyond the new limit are freed now).
+void set_result_pool_limit(std::size_t bytes);
 
 void register_types(pyb::module_& m);
 void register_functional(pyb::module_& m);

@@ -50,6 +50,9 @@ void register_engine(pyb::module_& m) {
   m.def("_set_index_narrow_threshold", &detail::index::set_narrow_threshold, pyb::arg("bytes"),
         "ScatterElements/GatherElements indices of at least `bytes` are narrowed during the check; for tests.");
   m.def("_index_narrow_threshold", &detail::index::narrow_threshold);
+  m.def("_set_result_pool_limit", &set_result_pool_limit, pyb::arg("bytes"),
+        "Result pool byte limit (0 turns it off and frees the idle blocks); for benchmarks and tests.");
+  m.def("_result_pool_limit", &result_pool_limit);
   m.def(
       "_memcpy",
       [](pyb::handle dst, pyb::handle src, int threads) {

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -38,7 +39,7 @@ struct Pool {
   std::unordered_map<void*, std::size_t> live;  // blocks handed out: pointer -> capacity
   std::vector<Idle> idle;
   std::size_t idle_bytes = 0;
-  std::size_t limit = 0;
+  std::atomic<std::size_t> limit{0};
 };
 
 Pool& pool() {
@@ -127,7 +128,7 @@ void pool_free(void*, void* ptr, std::size_t) {
       P.live.erase(it);
       const auto now = Clock::now();
       expire(P, now, drop);
-      if (P.idle_bytes + cap <= P.limit) {
+      if (P.idle_bytes + cap <= P.limit.load()) {
         P.idle.push_back({ptr, cap, now});
         P.idle_bytes += cap;
       } else {
@@ -179,11 +180,10 @@ struct Api {
 };
 
 /// numpy's PyDataMem_SetHandler/GetHandler (C-API slots 304/305, numpy >= 1.22), checked by a
-/// round trip; the pool stays off when anything does not match or STRIDED_POOL_BYTES is 0.
+/// round trip; the pool stays off when anything does not match.
 const Api& api() {
   static const Api a = []() -> Api {
     Api r;
-    if (pool().limit == 0) return r;
     try {
       auto np = pyb::module_::import("numpy");
       const int major = std::stoi(pyb::str(np.attr("__version__")).cast<std::string>());
@@ -230,7 +230,7 @@ const Api& api() {
 }  // namespace
 
 ResultAllocScope::ResultAllocScope(std::size_t bytes) {
-  if (bytes < kMinBytes) return;
+  if (bytes < kMinBytes || pool().limit.load() == 0) return;
   const Api& a = api();
   if (!a.set) return;
   old_ = a.set(a.capsule);
@@ -245,6 +245,21 @@ ResultAllocScope::~ResultAllocScope() {
   Py_DECREF(old_);
 }
 
-std::size_t result_pool_limit() { return api().set ? pool().limit : 0; }
+std::size_t result_pool_limit() { return api().set ? pool().limit.load() : 0; }
+
+void set_result_pool_limit(std::size_t bytes) {
+  Pool& P = pool();
+  std::vector<void*> drop;
+  {
+    std::lock_guard<std::mutex> lock(P.mu);
+    P.limit.store(bytes);
+    while (P.idle_bytes > bytes && !P.idle.empty()) {  // shrink to the new limit now
+      drop.push_back(P.idle.back().p);
+      P.idle_bytes -= P.idle.back().cap;
+      P.idle.pop_back();
+    }
+  }
+  for (void* d : drop) std::free(d);
+}
 
 }  // namespace strided::py
