@@ -310,7 +310,13 @@ TINY = 4 * 4 * 4
 @case("tiny 4x4 f32 reverse last axis", "strided sd.slice")
 def _():
     a = np.arange(16, dtype=np.float32).reshape(4, 4)
-    return lambda: sd.slice(a, [0, 0], [4, 4], [1, -1])
+    return lambda: sd.slice(a, (0, 0), (4, 4), (1, -1))  # constant tuples, as numpy's a[:, ::-1]
+
+
+@case("tiny 4x4 f32 reverse last axis", "strided sd.slice, list literals")
+def _():
+    a = np.arange(16, dtype=np.float32).reshape(4, 4)
+    return lambda: sd.slice(a, [0, 0], [4, 4], [1, -1])  # the caller builds three lists per call
 
 
 @case("tiny 4x4 f32 reverse last axis", "numpy a[:, ::-1].copy()")

@@ -2,6 +2,7 @@
 // functions (sd.copy, sd.split, ..., sd.scatter) call with numpy arrays.
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -308,22 +309,30 @@ bool is_empty(const Arr& x) {
   return false;
 }
 
-namespace {
-void append(std::string& key, std::int64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); }
-}  // namespace
-
 void run_arrays(int code, const std::int64_t* prm, std::size_t n_prm, const Arr* ins, std::size_t ni,
                 const Arr* outs, std::size_t no) {
+  // The key: code, parameters, then dtype/ndim, shape and strides of every array, as raw
+  // int64s. Sized first and written with memcpy (one resize, no per-piece capacity checks).
   thread_local std::string key;  // reused: no allocation per call once warm
-  key.clear();
-  append(key, code);
-  append(key, static_cast<std::int64_t>(n_prm));
-  key.append(reinterpret_cast<const char*>(prm), sizeof(std::int64_t) * n_prm);
-  append(key, static_cast<std::int64_t>(ni));
-  auto add = [](const Arr& x) {
-    append(key, static_cast<std::int64_t>(x.dtype) << 8 | x.ndim);
-    key.append(reinterpret_cast<const char*>(x.shape), sizeof(std::int64_t) * static_cast<std::size_t>(x.ndim));
-    key.append(reinterpret_cast<const char*>(x.strides), sizeof(std::int64_t) * static_cast<std::size_t>(x.ndim));
+  std::size_t words = 3 + n_prm;
+  for (std::size_t i = 0; i < ni; ++i) words += 1 + 2 * static_cast<std::size_t>(ins[i].ndim);
+  for (std::size_t o = 0; o < no; ++o) words += 1 + 2 * static_cast<std::size_t>(outs[o].ndim);
+  key.resize(words * sizeof(std::int64_t));
+  char* w = &key[0];
+  auto put = [&w](const void* p, std::size_t n) {
+    std::memcpy(w, p, n * sizeof(std::int64_t));
+    w += n * sizeof(std::int64_t);
+  };
+  const std::int64_t head[2] = {code, static_cast<std::int64_t>(n_prm)};
+  put(head, 2);
+  put(prm, n_prm);
+  const auto count = static_cast<std::int64_t>(ni);
+  put(&count, 1);
+  auto add = [&put](const Arr& x) {
+    const std::int64_t tag = static_cast<std::int64_t>(x.dtype) << 8 | x.ndim;
+    put(&tag, 1);
+    put(x.shape, static_cast<std::size_t>(x.ndim));
+    put(x.strides, static_cast<std::size_t>(x.ndim));
   };
   for (std::size_t i = 0; i < ni; ++i) add(ins[i]);
   for (std::size_t o = 0; o < no; ++o) add(outs[o]);
@@ -331,20 +340,23 @@ void run_arrays(int code, const std::int64_t* prm, std::size_t n_prm, const Arr*
   thread_local std::string last_key;
   thread_local std::shared_ptr<const Program> last_prog;
   thread_local std::uint64_t last_generation = 0;
-  std::shared_ptr<const Program> prog;
+  // A raw pointer: last_prog keeps the plan alive, and nothing below replaces it (no call
+  // back into Python), so the hit path pays no reference-count traffic.
+  const Program* prog = nullptr;
   const std::uint64_t generation = cache().generation();
   if (last_prog && last_generation == generation && key == last_key) {
-    prog = last_prog;
+    prog = last_prog.get();
   } else {
-    prog = cache().get(key);
-    if (!prog) {  // first call for this key: validate and lower (vectors are fine here)
-      prog = build(code, std::vector<std::int64_t>(prm, prm + n_prm), std::vector<Arr>(ins, ins + ni),
-                   std::vector<Arr>(outs, outs + no));
-      cache().put(key, prog);
+    std::shared_ptr<const Program> p = cache().get(key);
+    if (!p) {  // first call for this key: validate and lower (vectors are fine here)
+      p = build(code, std::vector<std::int64_t>(prm, prm + n_prm), std::vector<Arr>(ins, ins + ni),
+                std::vector<Arr>(outs, outs + no));
+      cache().put(key, p);
     }
     last_key = key;
-    last_prog = prog;
+    last_prog = std::move(p);
     last_generation = generation;
+    prog = last_prog.get();
   }
   constexpr std::size_t kInline = 8;
   const std::byte* ip_s[kInline];

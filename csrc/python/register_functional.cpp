@@ -178,7 +178,16 @@ pyb::object slice(pyb::handle x, pyb::handle offsets, pyb::handle sizes, pyb::ha
     res = pyb::reinterpret_steal<pyb::object>(
         api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, n, shape, nullptr, nullptr, 0, nullptr));
     if (!res) throw pyb::error_already_set();
-    o = to_arr(res, "out", true);
+    // A new writable array of x's dtype: read its layout directly (to_arr's checks hold).
+    auto ra = pyb::reinterpret_borrow<pyb::array>(res);
+    o.keep = res;
+    o.dtype = a.dtype;
+    o.data = ra.mutable_data();
+    o.ndim = n;
+    for (int i = 0; i < n; ++i) {
+      o.shape[i] = shape[i];
+      o.strides[i] = ra.strides(i);
+    }
   } else {
     if (!pyb::isinstance<pyb::array>(out))
       throw pyb::type_error("out: expected a numpy array, got " + std::string(pyb::str(pyb::type::of(out).attr("__name__"))));

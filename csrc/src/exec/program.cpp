@@ -19,8 +19,7 @@ class CopyStep final : public Step {
     std::byte* d = dst_.out_ptr(c);
     run_copy(*plan_, s, d, c.threads);
   }
-  // Copies that read only inputs can share one parallel region with their neighbours.
-  bool batchable() const { return !src_.is_output; }
+  bool batchable_copy() const noexcept override { return !src_.is_output; }
   CopyJob job(const ExecContext& c) const { return CopyJob{plan_.get(), src_.in_ptr(c), dst_.out_ptr(c)}; }
 
  private:
@@ -88,10 +87,9 @@ void run_program(const Program& program, const std::byte* const* inputs,
     nb = 0;
   };
   for (const auto& s : program.steps) {
-    const auto* c = dynamic_cast<const CopyStep*>(s.get());
-    if (c != nullptr && c->batchable()) {
+    if (s->batchable_copy()) {  // only CopyStep says so
       if (nb == 16) flush();
-      batch[nb++] = c->job(ctx);
+      batch[nb++] = static_cast<const CopyStep*>(s.get())->job(ctx);
       continue;
     }
     flush();

@@ -53,6 +53,8 @@ class Step {
   /// check() on every step before run() on any step.
   virtual void check(const ExecContext&) const {}
   virtual void run(const ExecContext&) const = 0;
+  /// A copy that reads only inputs: the executor runs neighbouring ones in one parallel region.
+  virtual bool batchable_copy() const noexcept { return false; }
 };
 
 struct Program {
