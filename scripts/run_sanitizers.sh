@@ -47,5 +47,10 @@ if [ "$reports" -ne 0 ]; then
   grep -hE -A12 "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:" "$LOGDIR"/asan* "$LOGDIR"/ubsan* \
     "$LOGDIR"/*.log 2>/dev/null | head -80 >&2
   status=1
+elif [ "$status" -ne 0 ]; then
+  # A halt with no report in the logs (seen with UBSan's log_path): say so, and how to see it.
+  echo "run_sanitizers: a test run failed without a logged report; rerun the failing test with" \
+    "LD_PRELOAD=$preload and without log_path to see the sanitizer's message (tail of pytest.log:)" >&2
+  tail -5 "$LOGDIR/pytest.log" >&2
 fi
 exit $status

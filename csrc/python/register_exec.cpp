@@ -320,6 +320,7 @@ void run_arrays(int code, const std::int64_t* prm, std::size_t n_prm, const Arr*
   key.resize(words * sizeof(std::int64_t));
   char* w = &key[0];
   auto put = [&w](const void* p, std::size_t n) {
+    if (n == 0) return;  // p may be null (no parameters): memcpy must not see it
     std::memcpy(w, p, n * sizeof(std::int64_t));
     w += n * sizeof(std::int64_t);
   };
