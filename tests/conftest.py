@@ -1,4 +1,5 @@
 import os
+import threading
 
 import numpy as np
 import pytest
@@ -37,3 +38,25 @@ def threads(request):
     sd.set_num_threads(request.param)
     yield request.param
     sd.set_num_threads(old)
+
+
+def run_threads(fn, n=8):
+    """Run fn(i) in n threads started together; re-raise the first failure."""
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(n)
+
+    def body(i):
+        try:
+            barrier.wait()
+            fn(i)
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    ts = [threading.Thread(target=body, args=(i,)) for i in range(n)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(120)
+    assert not any(t.is_alive() for t in ts), "a thread hung"
+    if errors:
+        raise errors[0]

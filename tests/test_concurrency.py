@@ -24,30 +24,7 @@ import numpy as np
 import pytest
 
 import strided as sd
-
-N_THREADS = 8
-
-
-def run_threads(fn, n=N_THREADS):
-    """Run fn(i) in n threads started together; re-raise the first failure."""
-    errors: list[BaseException] = []
-    barrier = threading.Barrier(n)
-
-    def body(i):
-        try:
-            barrier.wait()
-            fn(i)
-        except BaseException as e:  # noqa: BLE001 - reported below
-            errors.append(e)
-
-    ts = [threading.Thread(target=body, args=(i,)) for i in range(n)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join(120)
-    assert not any(t.is_alive() for t in ts), "a thread hung"
-    if errors:
-        raise errors[0]
+from conftest import run_threads
 
 
 # ---------------------------------------------------------------- threads

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import strided as sd
 from strided import _core
-from conftest import ALL_DTYPES, random_array, same_bits
+from conftest import ALL_DTYPES, random_array, run_threads, same_bits
 
 NATIVE_INDEX = [np.int32, np.int64, np.uint32, np.uint64]
 CONVERTED_INDEX = [np.int8, np.int16, np.uint8, np.uint16]
@@ -473,33 +473,20 @@ def test_large_indices_narrowed_by_default_exact():
 
 def test_narrowed_indices_in_many_threads():
     """Python threads share one cached plan; each narrows into its own scratch."""
-    import threading
-
     rng = np.random.default_rng(4)
     x = rng.standard_normal((512, 2048)).astype(np.float32)
     cases = [(rng.integers(0, 512, x.shape), rng.standard_normal(x.shape).astype(np.float32)) for _ in range(4)]
-    wants = [ref_scatter(x, i, u, 0, "add") for i, u in cases[:1]]
-    errors = []
+    want0 = ref_scatter(x, *cases[0], 0, "add")
 
     def body(k):
-        try:
-            i, u = cases[k]
-            for _ in range(5):
-                got = sd.scatter(x, i, u, axis=0, reduction="add")
-                g2 = sd.gather_elements(x, i, axis=0)
-                if k == 0:
-                    assert same_bits(got, wants[0])
-                assert same_bits(g2, np.take_along_axis(x, i, axis=0))
-        except BaseException as e:  # noqa: BLE001 - re-raised below
-            errors.append(e)
+        i, u = cases[k]
+        for _ in range(5):
+            got = sd.scatter(x, i, u, axis=0, reduction="add")
+            if k == 0:
+                assert same_bits(got, want0)
+            assert same_bits(sd.gather_elements(x, i, axis=0), np.take_along_axis(x, i, axis=0))
 
-    ts = [threading.Thread(target=body, args=(k,)) for k in range(4)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
-    if errors:
-        raise errors[0]
+    run_threads(body, 4)
 
 
 # ---------------------------------------------------------------- index errors

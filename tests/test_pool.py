@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import strided as sd
+from conftest import run_threads
 
 try:
     from numpy._core.multiarray import get_handler_name
@@ -106,27 +107,14 @@ def test_unwritten_padding_is_zero_in_a_reused_block():
 
 
 def test_threads_make_and_drop_pooled_results():
-    import threading
-
-    errors: list[BaseException] = []
-
     def body(seed: int) -> None:
-        try:
-            rng = np.random.default_rng(seed)
-            for _ in range(10):
-                x = rng.standard_normal((512, 2048)).astype(np.float32)
-                r = sd.join([x, x, x], axis=0)  # 12 MiB
-                np.testing.assert_array_equal(r, np.concatenate([x, x, x], axis=0))
-        except BaseException as e:  # noqa: BLE001 - re-raised below
-            errors.append(e)
+        rng = np.random.default_rng(seed)
+        for _ in range(10):
+            x = rng.standard_normal((512, 2048)).astype(np.float32)
+            r = sd.join([x, x, x], axis=0)  # 12 MiB
+            np.testing.assert_array_equal(r, np.concatenate([x, x, x], axis=0))
 
-    ts = [threading.Thread(target=body, args=(s,)) for s in range(6)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
-    if errors:
-        raise errors[0]
+    run_threads(body, 6)
 
 
 def _run(code: str, **env_extra: str) -> str:

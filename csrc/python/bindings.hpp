@@ -47,6 +47,9 @@ inline void run_arrays(int code, const std::vector<std::int64_t>& params, const 
   run_arrays(code, params.data(), params.size(), ins.data(), ins.size(), outs.data(), outs.size());
 }
 
+/// Adds plain CPython functions (METH_FASTCALL, for calls where pybind11's dispatcher costs more
+/// than the work) to m; `defs` ends with a null entry and must outlive the module.
+void add_raw_functions(pyb::module_& m, PyMethodDef* defs);
 /// Inside a catch block of a raw METH_FASTCALL function: sets the Python error for the
 /// exception in flight (pybind11's and strided's translators) and returns nullptr.
 PyObject* translate_current_exception();

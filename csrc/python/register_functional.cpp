@@ -389,6 +389,14 @@ PyMethodDef fast_methods[] = {
 
 }  // namespace
 
+void add_raw_functions(pyb::module_& m, PyMethodDef* defs) {
+  for (PyMethodDef* def = defs; def->ml_name; ++def) {
+    pyb::object fn = pyb::reinterpret_steal<pyb::object>(PyCFunction_NewEx(def, m.ptr(), m.attr("__name__").ptr()));
+    if (!fn) throw pyb::error_already_set();
+    m.add_object(def->ml_name, fn);
+  }
+}
+
 PyObject* translate_current_exception() {
   try {
     throw;
@@ -401,11 +409,7 @@ PyObject* translate_current_exception() {
 }
 
 void register_functional(pyb::module_& m) {
-  for (PyMethodDef* def = fast_methods; def->ml_name; ++def) {
-    pyb::object fn = pyb::reinterpret_steal<pyb::object>(PyCFunction_NewEx(def, m.ptr(), m.attr("__name__").ptr()));
-    if (!fn) throw pyb::error_already_set();
-    m.add_object(def->ml_name, fn);
-  }
+  add_raw_functions(m, fast_methods);
   m.def("split", &split, pyb::arg("x"), pyb::arg("split"), pyb::arg("axis") = 0, pyb::arg("out") = pyb::none(),
         "DirectML Split: cut x along axis into parts.\n\n"
         "split is a number of equal parts or a sequence of part SIZES summing to x.shape[axis] (as DirectML,\n"

@@ -162,11 +162,7 @@ PyMethodDef index_methods[] = {
 }  // namespace
 
 void register_index(pyb::module_& m) {
-  for (PyMethodDef* def = index_methods; def->ml_name; ++def) {
-    pyb::object fn = pyb::reinterpret_steal<pyb::object>(PyCFunction_NewEx(def, m.ptr(), m.attr("__name__").ptr()));
-    if (!fn) throw pyb::error_already_set();
-    m.add_object(def->ml_name, fn);
-  }
+  add_raw_functions(m, index_methods);
 }
 
 }  // namespace strided::py
