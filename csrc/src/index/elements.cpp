@@ -356,9 +356,12 @@ class GatherElementsStep final : public Step {
     std::byte* out = g_.where[1].out_ptr(c);
     const std::byte* in = g_.where[2].in_ptr(c);
     const int nt = threads_for(g, c.threads, false);
-    // Stream a large result (aligned 4/8-byte elements): see stream_store.
+    // Stream a large result of naturally aligned 4/8-byte elements: see stream_store.
     const std::uint64_t w = itemsize(g.dtype);
-    const bool stream = (w == 4 || w == 8) && reinterpret_cast<std::uintptr_t>(out) % w == 0 &&
+    bool aligned = reinterpret_cast<std::uintptr_t>(out) % w == 0 && g.ax[1] % static_cast<std::int64_t>(w) == 0;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(g.lines.n); ++i)
+      aligned = aligned && g.lines.st[1][i] % static_cast<std::int64_t>(w) == 0;
+    const bool stream = (w == 4 || w == 8) && aligned &&
                         static_cast<std::uint64_t>(g.lines.count()) * static_cast<std::uint64_t>(g.K) * w >=
                             stream_threshold();
     parallel_ranges(g.lines.count(), nt, g.tile, [&](std::int64_t lo, std::int64_t hi) {
