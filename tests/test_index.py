@@ -489,6 +489,25 @@ def test_narrowed_indices_in_many_threads():
     run_threads(body, 4)
 
 
+def test_gather_elements_into_misaligned_out():
+    """Outputs whose float32 elements are not 4-byte aligned (a one-byte offset, an odd row
+    stride): written with ordinary stores, never streaming ones."""
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((64, 64)).astype(np.float32)
+    idx = rng.integers(-64, 64, (64, 64))
+    want = np.take_along_axis(x, idx, axis=1)
+    buf = np.zeros(64 * 64 * 4 + 1, np.uint8)
+    shifted = buf[1:].view(np.float32).reshape(64, 64)
+    assert not shifted.flags.aligned
+    assert sd.gather_elements(x, idx, axis=1, out=shifted) is shifted
+    assert same_bits(shifted, want)
+    raw = np.zeros(64 * 257, np.uint8)
+    odd = np.ndarray((64, 64), np.float32, buffer=raw, strides=(257, 4))  # rows 257 bytes apart
+    assert not odd.flags.aligned
+    sd.gather_elements(x, idx, axis=1, out=odd)
+    assert same_bits(np.array(odd), want)
+
+
 # ---------------------------------------------------------------- index errors
 def _filled(shape, dtype=np.float32):
     return np.full(shape, 7, dtype)
