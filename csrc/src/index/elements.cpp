@@ -46,6 +46,20 @@ inline void prefetch_line(const std::byte* p, std::int64_t n, std::int64_t strid
   prefetch_run(stride < 0 ? p + (n - 1) * stride : p, n * a);
 }
 
+/// Copies a band (N rows of wd elements; rows `rs` bytes apart, elements `es`) into the packed
+/// scratch s, row n at s + n * wd elements.
+template <class T>
+void pack_band(std::byte* s, const std::byte* from, std::int64_t rs, std::int64_t es, std::int64_t N,
+               std::int64_t wd) noexcept {
+  constexpr auto E = static_cast<std::int64_t>(sizeof(T));
+  for (std::int64_t n = 0; n < N; ++n) {
+    const std::byte* f = from + n * rs;
+    if (n + kAhead < N) prefetch_run(f + kAhead * rs, wd * es);
+    std::byte* d = s + n * wd * E;
+    for (std::int64_t j = 0; j < wd; ++j) store<T>(d + j * E, load<T>(f + j * es));
+  }
+}
+
 using ElemFn = void (*)(const ElementsGeom&, const std::byte* idx, const std::byte* data, std::byte* tgt,
                         const std::byte* src, std::int64_t lo, std::int64_t hi);
 using GatherElemFn = void (*)(const ElementsGeom&, const std::byte* idx, std::byte* out, const std::byte* in,
@@ -120,12 +134,7 @@ void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte*
       for (std::int64_t jt = j0; jt < j1; jt += tile) {
         const std::int64_t je = std::min(j1, jt + tile), wd = je - jt;
         constexpr auto E = static_cast<std::int64_t>(sizeof(T));
-        for (std::int64_t n = 0; n < N; ++n) {
-          const std::byte* f = from + n * af + jt * jf;
-          if (n + kAhead < N) prefetch_run(f + kAhead * af, wd * jf);
-          std::byte* d = s + n * wd * E;
-          for (std::int64_t j = 0; j < wd; ++j) store<T>(d + j * E, load<T>(f + j * jf));
-        }
+        pack_band<T>(s, from + jt * jf, af, jf, N, wd);
         for (std::int64_t k = 0; k < K; ++k) {
           const std::byte* ik = ib + k * ai + jt * ji;
           const std::byte* uk = ub + k * au + jt * ju;
@@ -203,12 +212,7 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
       constexpr auto E = static_cast<std::int64_t>(W);
       for (std::int64_t jt = j0; jt < j1; jt += tile) {
         const std::int64_t je = std::min(j1, jt + tile), wd = je - jt;
-        for (std::int64_t n = 0; n < N; ++n) {
-          const std::byte* f = nb + n * an + jt * jn;
-          if (n + kAhead < N) prefetch_run(f + kAhead * an, wd * jn);
-          std::byte* d = s + n * wd * E;
-          for (std::int64_t j = 0; j < wd; ++j) store<T>(d + j * E, load<T>(f + j * jn));
-        }
+        pack_band<T>(s, nb + jt * jn, an, jn, N, wd);
         for (std::int64_t k = 0; k < K; ++k) {
           const std::byte* ik = ib + k * ai + jt * ji;
           std::byte* ok = ob + k * ao + jt * jo;
