@@ -1,8 +1,7 @@
 // The index range check: a min/max pass over every index value (vectorisable, split over
 // threads for large tensors), and only when it fails a row-major scan for the first bad value.
 #include <limits>
-#include <sstream>
-#include <stdexcept>
+#include <string>
 
 #include "index/check_simd.hpp"
 #include "index/narrow_body.hpp"
@@ -56,17 +55,23 @@ void minmax_run(const std::byte* p, std::int64_t n, std::int64_t st, I& mn, I& m
   mx = hi;
 }
 
+// Plain appends, no iostreams: error paths must not depend on locale machinery (an
+// ostringstream here crashed in a g++ 13 build; see the issue log).
 [[noreturn]] void report(const IndexCheckSpec& s, const std::vector<std::int64_t>& pos, std::int64_t value_s,
                          std::uint64_t value_u, bool is_signed, std::size_t comp) {
-  std::ostringstream os;
-  os << s.name << '[';
-  for (std::size_t d = static_cast<std::size_t>(s.skip_leading); d < pos.size(); ++d)
-    os << (d > static_cast<std::size_t>(s.skip_leading) ? ", " : "") << pos[d];
-  os << "]: index ";
-  if (is_signed) os << value_s;
-  else os << value_u;
-  os << " is out of range for axis " << s.axis[comp] << " of size " << s.bound[comp];
-  throw IndexError(os.str());
+  std::string m = s.name;
+  m += '[';
+  for (std::size_t d = static_cast<std::size_t>(s.skip_leading); d < pos.size(); ++d) {
+    if (d > static_cast<std::size_t>(s.skip_leading)) m += ", ";
+    m += std::to_string(pos[d]);
+  }
+  m += "]: index ";
+  m += is_signed ? std::to_string(value_s) : std::to_string(value_u);
+  m += " is out of range for axis ";
+  m += std::to_string(s.axis[comp]);
+  m += " of size ";
+  m += std::to_string(s.bound[comp]);
+  throw IndexError(m);
 }
 
 template <class I>
@@ -83,22 +88,20 @@ void check_typed(const IndexCheckSpec& s, const std::byte* base, int threads) {
   // AVX2 min/max for big checks on a SIMD target (asking for the target costs a string).
   const bool simd = total * static_cast<std::int64_t>(C) >= 4096 && simd_active() != "scalar";
 
-  // Per-thread partial min/max, combined afterwards (min/max are exact: any split gives the same).
+  // Partial min/max per part (not per thread: the OpenMP runtime may grant a smaller team),
+  // combined afterwards; min/max are exact, so any split gives the same answer.
   const std::uint64_t bytes = static_cast<std::uint64_t>(total) * C * sizeof(I);
   constexpr int kMaxParts = 64;  // partial results live on the stack: no allocation per call
-  const int nt = std::min(threads_for_bytes(bytes, threads), kMaxParts);
+  const int nt = threads_for_bytes(bytes, threads);
+  const int np = nt > 1 ? std::min(4 * nt, kMaxParts) : 1;
   std::array<std::array<I, kMaxLoop>, kMaxParts> lo, hi;
-  for (std::size_t t = 0; t < static_cast<std::size_t>(nt); ++t) {
+  for (std::size_t t = 0; t < static_cast<std::size_t>(np); ++t) {
     lo[t].fill(std::numeric_limits<I>::max());
     hi[t].fill(std::numeric_limits<I>::lowest());
   }
-  parallel_ranges(total, nt, 1, [&](std::int64_t a, std::int64_t b) {
-    std::size_t t = 0;
-#ifdef STRIDED_HAVE_OPENMP
-    if (nt > 1) t = static_cast<std::size_t>(omp_get_thread_num());
-#endif
-    auto& L = lo[t];
-    auto& H = hi[t];
+  parallel_parts(total, np, nt, 1, [&](int part, std::int64_t a, std::int64_t b) {
+    auto& L = lo[static_cast<std::size_t>(part)];
+    auto& H = hi[static_cast<std::size_t>(part)];
     for_runs(w, a, b, [&](const std::array<std::int64_t, 1>& off, std::int64_t j0, std::int64_t j1) {
       const std::int64_t st = w.inner_st(0);
       for (std::size_t c = 0; c < C; ++c)
@@ -108,7 +111,7 @@ void check_typed(const IndexCheckSpec& s, const std::byte* base, int threads) {
   bool ok = true;
   for (std::size_t c = 0; c < C; ++c) {
     I mn = std::numeric_limits<I>::max(), mx = std::numeric_limits<I>::lowest();
-    for (std::size_t t = 0; t < static_cast<std::size_t>(nt); ++t) {
+    for (std::size_t t = 0; t < static_cast<std::size_t>(np); ++t) {
       mn = std::min(mn, lo[t][c]);
       mx = std::max(mx, hi[t][c]);
     }
@@ -149,20 +152,21 @@ template <class I, class U>
 void narrow_typed(const IndexCheckSpec& s, const std::byte* base, std::int64_t count, U* dst, int threads) {
   const bool simd = count >= 4096 && simd_active() != "scalar";
   constexpr int kMaxParts = 64;
-  const int nt = std::min(threads_for_bytes(static_cast<std::uint64_t>(count) * sizeof(I), threads), kMaxParts);
+  const int nt = threads_for_bytes(static_cast<std::uint64_t>(count) * sizeof(I), threads);
+  const int np = nt > 1 ? std::min(4 * nt, kMaxParts) : 1;
   std::array<bool, kMaxParts> ok{};
-  parallel_ranges(count, nt, 64, [&](std::int64_t a, std::int64_t b) {
-    std::size_t t = 0;
-#ifdef STRIDED_HAVE_OPENMP
-    if (nt > 1) t = static_cast<std::size_t>(omp_get_thread_num());
-#endif
-    ok[t] = narrow_run<I, U>(base + a * static_cast<std::int64_t>(sizeof(I)), b - a, s.bound[0], dst + a, simd);
+  ok.fill(true);  // parts past the end of a short range never run
+  parallel_parts(count, np, nt, 64, [&](int part, std::int64_t a, std::int64_t b) {
+    ok[static_cast<std::size_t>(part)] =
+        narrow_run<I, U>(base + a * static_cast<std::int64_t>(sizeof(I)), b - a, s.bound[0], dst + a, simd);
   });
-  for (int t = 0; t < std::max(nt, 1); ++t)
+  for (int t = 0; t < np; ++t)
     if (!ok[static_cast<std::size_t>(t)]) {
       check_typed<I>(s, base, threads);  // throws, naming the first bad one
-      // Never reached unless the two passes disagree: refuse rather than use the scratch.
-      throw std::logic_error(s.name + ": internal error: index checks disagree");
+      // The narrowing pass saw a bad value that the scan no longer sees: another thread changed
+      // the indices during the call. The result is unspecified then; refuse the scratch.
+      throw IndexError(s.name + ": an index was out of range when read and in range when read again "
+                                "(the indices changed during the call)");
     }
 }
 

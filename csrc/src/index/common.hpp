@@ -49,15 +49,28 @@ struct UIntOf<8> { using type = std::uint64_t; };
 template <std::size_t W>
 using uint_of_t = typename UIntOf<W>::type;
 
-/// An index value after the range check: negative values of signed types count from the end.
+/// An index value as an unsigned position along an axis of `size`: negative values of signed
+/// types count from the end; any value outside [-size, size) (or [0, size)) gives a position
+/// >= size. Kernels call it at the very read whose value they use and test that position: the
+/// check pass before them only names the first bad index, while another thread may rewrite the
+/// indices between the two (SPEC 3.0 rule 2).
 template <class I>
-inline std::int64_t norm_index(I v, std::int64_t size) noexcept {
+inline std::uint64_t index_pos(I v, std::int64_t size) noexcept {
   if constexpr (std::is_signed_v<I>) {
     const auto t = static_cast<std::int64_t>(v);
-    return t + (t < 0 ? size : 0);
+    return static_cast<std::uint64_t>(t) + static_cast<std::uint64_t>(t < 0 ? size : 0);
   } else {
-    return static_cast<std::int64_t>(v);
+    return static_cast<std::uint64_t>(v);
   }
+}
+
+/// index_pos for a read: an out-of-range value (only possible when another thread changed the
+/// indices after the check) reads position 0 instead, which is in bounds (size >= 1 whenever
+/// there is an index to read). Branch-free, so the gather loops keep their speed.
+template <class I>
+inline std::int64_t read_index(I v, std::int64_t size) noexcept {
+  const std::uint64_t u = index_pos(v, size);
+  return u < static_cast<std::uint64_t>(size) ? static_cast<std::int64_t>(u) : 0;
 }
 
 /// A loop nest over `n` dimensions with byte strides for K operands, outermost first.
@@ -185,6 +198,31 @@ inline void parallel_ranges(std::int64_t total, int threads, std::int64_t align,
 #else
   body(std::int64_t{0}, total);
 #endif
+}
+
+/// Runs body(part, lo, hi) for `parts` contiguous parts of [0, total) (bounds multiples of
+/// `align` except the end), handed out to up to `threads` threads first come, first served.
+/// Results kept per part never depend on the team the OpenMP runtime actually grants
+/// (OMP_THREAD_LIMIT, OMP_DYNAMIC, nested regions: any size from 1 up).
+template <class F>
+inline void parallel_parts(std::int64_t total, int parts, int threads, std::int64_t align, F&& body) {
+  if (total <= 0 || parts < 1) return;
+  if (align < 1) align = 1;
+  const std::int64_t units = (total + align - 1) / align;
+  const std::int64_t np = std::min<std::int64_t>(parts, units);
+  auto part = [&](std::int64_t p) {
+    body(static_cast<int>(p), std::min(total, units * p / np * align), std::min(total, units * (p + 1) / np * align));
+  };
+#ifdef STRIDED_HAVE_OPENMP
+  if (threads > 1 && np > 1) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (std::int64_t p = 0; p < np; ++p) part(p);
+    return;
+  }
+#else
+  (void)threads;
+#endif
+  for (std::int64_t p = 0; p < np; ++p) part(p);
 }
 
 // ---------------------------------------------------------------- FLOAT16

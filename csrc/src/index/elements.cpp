@@ -92,6 +92,7 @@ void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte*
                    const std::byte* in, std::int64_t lo, std::int64_t hi) {
   using T = typename Op::type;
   const std::int64_t K = g.K, N = g.N, tile = g.tile;
+  const auto uN = static_cast<std::uint64_t>(N);
   const std::int64_t ai = g.ax[0], au = g.ax[1], ao = g.ax[2], an = g.ax[3];
   const std::int64_t ji = g.lines.inner_st(0), ju = g.lines.inner_st(1), jo = g.lines.inner_st(2),
                      jn = g.lines.inner_st(3);
@@ -113,13 +114,17 @@ void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte*
         constexpr auto E = static_cast<std::int64_t>(sizeof(T));
         if (ai == static_cast<std::int64_t>(sizeof(I)) && au == E && ao == E) {  // dense lines
           for (std::int64_t k = 0; k < K; ++k) {
-            std::byte* o = ol + norm_index(load<I>(il + k * static_cast<std::int64_t>(sizeof(I))), N) * E;
+            const std::uint64_t p = index_pos(load<I>(il + k * static_cast<std::int64_t>(sizeof(I))), N);
+            if (p >= uN) continue;  // changed by another thread after the check: skip, never stray
+            std::byte* o = ol + static_cast<std::int64_t>(p) * E;
             store<T>(o, Op::apply(load<T>(o), load<T>(ul + k * E)));
           }
           continue;
         }
         for (std::int64_t k = 0; k < K; ++k) {
-          std::byte* o = ol + norm_index(load<I>(il + k * ai), N) * ao;
+          const std::uint64_t p = index_pos(load<I>(il + k * ai), N);
+          if (p >= uN) continue;
+          std::byte* o = ol + static_cast<std::int64_t>(p) * ao;
           store<T>(o, Op::apply(load<T>(o), load<T>(ul + k * au)));
         }
       }
@@ -143,7 +148,9 @@ void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte*
             prefetch_run(uk + kAhead * au, wd * ju);
           }
           for (std::int64_t j = 0; j < wd; ++j) {
-            std::byte* o = s + (norm_index(load<I>(ik + j * ji), N) * wd + j) * E;
+            const std::uint64_t p = index_pos(load<I>(ik + j * ji), N);
+            if (p >= uN) continue;
+            std::byte* o = s + (static_cast<std::int64_t>(p) * wd + j) * E;
             store<T>(o, Op::apply(load<T>(o), load<T>(uk + j * ju)));
           }
         }
@@ -165,7 +172,9 @@ void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte*
         const std::byte* ik = ib + k * ai;
         const std::byte* uk = ub + k * au;
         for (std::int64_t j = jt; j < je; ++j) {
-          std::byte* o = ob + norm_index(load<I>(ik + j * ji), N) * ao + j * jo;
+          const std::uint64_t p = index_pos(load<I>(ik + j * ji), N);
+          if (p >= uN) continue;
+          std::byte* o = ob + static_cast<std::int64_t>(p) * ao + j * jo;
           store<T>(o, Op::apply(load<T>(o), load<T>(uk + j * ju)));
         }
       }
@@ -193,7 +202,7 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
         if (ai == static_cast<std::int64_t>(sizeof(I)) && ao == static_cast<std::int64_t>(W) &&
             an == static_cast<std::int64_t>(W)) {  // dense lines: constant strides, scaled addressing
           auto value = [&](std::int64_t k) {
-            return load<T>(nl + norm_index(load<I>(il + k * static_cast<std::int64_t>(sizeof(I))), N) *
+            return load<T>(nl + read_index(load<I>(il + k * static_cast<std::int64_t>(sizeof(I))), N) *
                                     static_cast<std::int64_t>(W));
           };
           if (stream) {
@@ -203,7 +212,7 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
           }
           continue;
         }
-        for (std::int64_t k = 0; k < K; ++k) store<T>(ol + k * ao, load<T>(nl + norm_index(load<I>(il + k * ai), N) * an));
+        for (std::int64_t k = 0; k < K; ++k) store<T>(ol + k * ao, load<T>(nl + read_index(load<I>(il + k * ai), N) * an));
       }
       return;
     }
@@ -222,11 +231,11 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
           }
           if (stream && jo == E) {
             for (std::int64_t j = 0; j < wd; ++j)
-              stream_store<T>(ok + j * E, load<T>(s + (norm_index(load<I>(ik + j * ji), N) * wd + j) * E));
+              stream_store<T>(ok + j * E, load<T>(s + (read_index(load<I>(ik + j * ji), N) * wd + j) * E));
             continue;
           }
           for (std::int64_t j = 0; j < wd; ++j)
-            store<T>(ok + j * jo, load<T>(s + (norm_index(load<I>(ik + j * ji), N) * wd + j) * E));
+            store<T>(ok + j * jo, load<T>(s + (read_index(load<I>(ik + j * ji), N) * wd + j) * E));
         }
       }
       return;
@@ -237,7 +246,7 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
         const std::byte* ik = ib + k * ai;
         std::byte* ok = ob + k * ao;
         for (std::int64_t j = jt; j < je; ++j)
-          store<T>(ok + j * jo, load<T>(nb + norm_index(load<I>(ik + j * ji), N) * an + j * jn));
+          store<T>(ok + j * jo, load<T>(nb + read_index(load<I>(ik + j * ji), N) * an + j * jn));
       }
     }
   });

@@ -59,14 +59,14 @@ void gather_items(const GatherGeom& g, const std::byte* in, const std::byte* idx
           a == static_cast<std::int64_t>(W)) {  // dense: constant strides, scaled addressing
         for (std::int64_t j = j0; j < j1; ++j)
           store<T>(o + j * static_cast<std::int64_t>(W),
-                   load<T>(ib + norm_index(load<I>(x + j * static_cast<std::int64_t>(sizeof(I))), N) *
+                   load<T>(ib + read_index(load<I>(x + j * static_cast<std::int64_t>(sizeof(I))), N) *
                                     static_cast<std::int64_t>(W)));
       } else if (Q == 1) {  // one element per index: a plain gather loop
         for (std::int64_t j = j0; j < j1; ++j)
-          store<T>(o + j * xo, load<T>(ib + norm_index(load<I>(x + j * xi), N) * a));
+          store<T>(o + j * xo, load<T>(ib + read_index(load<I>(x + j * xi), N) * a));
       } else {
         for (std::int64_t j = j0; j < j1; ++j)
-          copy_block<W>(g.inner, Q, ib + norm_index(load<I>(x + j * xi), N) * a, o + j * xo);
+          copy_block<W>(g.inner, Q, ib + read_index(load<I>(x + j * xi), N) * a, o + j * xo);
       }
     });
     lo += i1 - i0;
@@ -91,7 +91,7 @@ void gather_nd_items(const GatherNDGeom& g, const std::byte* in, const std::byte
         std::int64_t s = off[2] + j * g.tuples.inner_st(2);
         for (int c = 0; c < L; ++c) {
           const auto uc = static_cast<std::size_t>(c);
-          s += norm_index(load<I>(x + c * g.comp_st), g.bound[uc]) * g.in_st[uc];
+          s += read_index(load<I>(x + c * g.comp_st), g.bound[uc]) * g.in_st[uc];
         }
         src[t] = s;
 #if defined(__GNUC__) || defined(__clang__)

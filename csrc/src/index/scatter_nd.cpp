@@ -22,13 +22,20 @@ void scatter_nd_part(const ScatterNDGeom& g, const std::byte* idx, const std::by
     for (std::int64_t j = j0; j < j1; ++j) {
       const std::byte* x = idx + off[0] + j * g.tuples.inner_st(0);
       std::int64_t dst = 0, lin = 0;
+      bool bad = false;
       for (int c = 0; c < g.L; ++c) {
         const auto uc = static_cast<std::size_t>(c);
-        const std::int64_t t = norm_index(load<I>(x + c * g.comp_st), g.bound[uc]);
+        const std::uint64_t p = index_pos(load<I>(x + c * g.comp_st), g.bound[uc]);
+        if (p >= static_cast<std::uint64_t>(g.bound[uc])) {
+          bad = true;
+          break;
+        }
+        const auto t = static_cast<std::int64_t>(p);
         dst += t * g.out_st[uc];
         lin += t * g.lin_st[uc];
       }
-      if (lin < tlo || lin >= thi) continue;
+      // A tuple changed by another thread after the check is skipped (never written astray).
+      if (bad || lin < tlo || lin >= thi) continue;
       const std::byte* u = upd + off[1] + j * g.tuples.inner_st(1);
       std::byte* o = out + dst;
       if (whole && Q == 1) {
