@@ -134,7 +134,10 @@ std::shared_ptr<Program> build(int code, const std::vector<std::int64_t>& prm, c
   auto p = std::make_shared<Program>();
   std::vector<View> vi, vo;
   for (std::size_t i = 0; i < ins.size(); ++i) vi.push_back(view_of_array(ins[i], false, static_cast<int>(i)));
-  for (std::size_t o = 0; o < outs.size(); ++o) vo.push_back(view_of_array(outs[o], true, static_cast<int>(o)));
+  for (std::size_t o = 0; o < outs.size(); ++o) {
+    vo.push_back(view_of_array(outs[o], true, static_cast<int>(o)));
+    p->out_regions.push_back(detail::region_of(vo.back()));
+  }
   auto need = [&](std::size_t n_in, std::size_t n_out, std::size_t n_prm) {
     if ((n_in && ins.size() != n_in) || (n_out && outs.size() != n_out) || prm.size() < n_prm)
       throw ValidationError("_run: wrong operand or parameter count for operator code " + std::to_string(code));

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/overlap.hpp"
 #include "strided/compiled.hpp"
 #include "strided/dtype.hpp"
 
@@ -66,9 +67,16 @@ struct Program {
   /// identical views); any other overlap of an input with an output makes execute() snapshot
   /// that input first.
   std::vector<std::pair<int, int>> inplace_ok;
+  /// What each output view writes (by output buffer), for the exact output-overlap test; an
+  /// output without one is taken to write its whole extent.
+  std::vector<Region> out_regions;
 };
 
-/// Runs `program` on raw pointers: checks overlap (snapshotting inputs that overlap outputs),
+/// The bytes `v` touches, relative to its buffer pointer.
+inline Region region_of(const View& v) { return Region{v.where.offset, v.width(), v.sizes, v.strides}; }
+
+/// Runs `program` on raw pointers: checks overlap (BufferError when two outputs share a byte,
+/// before anything is written; snapshotting inputs that overlap outputs),
 /// runs every step's check(), then every step's run(). `in_extent` / `out_extent` give each
 /// buffer's accessed byte range [lo, hi) relative to its pointer (for the overlap test).
 void run_program(const Program& program, const std::byte* const* inputs,

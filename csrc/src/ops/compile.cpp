@@ -19,7 +19,9 @@ struct Builder {
   }
   View out(const TensorDesc& t) {
     p.output_bytes.push_back(t.total_bytes());
-    return view_of(t, true, static_cast<int>(p.output_bytes.size() - 1));
+    View v = view_of(t, true, static_cast<int>(p.output_bytes.size() - 1));
+    p.out_regions.push_back(detail::region_of(v));
+    return v;
   }
 };
 
