@@ -7,7 +7,11 @@
 //    guard zones that ASan poisons (reads and writes caught) and that hold canary bytes (writes
 //    caught without ASan too);
 //  * inputs are never written; a failed execute leaves every output byte as it was;
-//  * Identity/Slice/Slice1/Split/Join outputs equal a slow reference loop (element by element).
+//  * Identity/Slice/Slice1/Split/Join outputs equal a slow reference loop (element by element);
+//  * two outputs placed in one buffer (some byte shift apart) give BufferError exactly when
+//    their elements share a byte (SPEC 3.0 rule 3), and are correct otherwise;
+//  * indices rewritten by another thread during execute never move an access out of bounds
+//    (rule 2), and any thread count / OpenMP team works (scripts/run_fuzz.sh sets OMP_DYNAMIC).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +20,8 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <thread>
+#include <atomic>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -399,7 +405,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)is_valid_at(*desc, FeatureLevel::FL_2_1);
   std::optional<CompiledOperator> op;
   try {
-    op.emplace(compile(*desc, CompileOptions{1 + r.byte() % 2}));
+    op.emplace(compile(*desc, CompileOptions{1 + r.byte() % 4}));
   } catch (const ValidationError&) {
     if (valid) fail("compile() threw ValidationError on a description validate() accepts");
     return 0;
@@ -445,10 +451,41 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::vector<std::uint8_t>> in_copy;
   for (std::size_t i = 0; i < ins.size(); ++i)
     in_copy.emplace_back(ins[i]->data(), ins[i]->data() + op->input_bytes()[i]);
+  // Sometimes outputs 0 and 1 share one buffer, output 1 `shift` bytes in (rule 3).
+  const bool alias = mode % 16 == 11 && op->output_count() >= 2;
+  std::uint64_t shift = 0;
+  std::vector<std::uint8_t*> out_ptr;
   for (std::size_t o = 0; o < op->output_count(); ++o) {
-    outs.push_back(std::make_unique<Guarded>(op->output_bytes()[o]));
-    out_bufs.push_back({outs.back()->data(), op->output_bytes()[o]});
+    const std::uint64_t n = op->output_bytes()[o];
+    if (alias && o == 0) {
+      shift = static_cast<std::uint64_t>(r.small(0, 64)) % (n + 1);
+      outs.push_back(std::make_unique<Guarded>(std::max(n, shift + op->output_bytes()[1])));
+    } else if (alias && o == 1) {
+      out_bufs.push_back({outs[0]->data() + shift, n});
+      out_ptr.push_back(outs[0]->data() + shift);
+      continue;
+    } else {
+      outs.push_back(std::make_unique<Guarded>(n));
+    }
+    out_bufs.push_back({outs.back()->data(), n});
+    out_ptr.push_back(outs.back()->data());
   }
+  bool expect_alias_error = false;
+  if (alias) {  // do outputs 0 and 1 share a byte? (sorted element intervals, two pointers)
+    const auto outs_d = outputs_of(*desc);
+    auto a0 = element_offsets(*outs_d[0]), a1 = element_offsets(*outs_d[1]);
+    std::sort(a0.begin(), a0.end());
+    std::sort(a1.begin(), a1.end());
+    const std::uint64_t w0 = outs_d[0]->itemsize(), w1 = outs_d[1]->itemsize();
+    for (std::size_t i = 0, j = 0; i < a0.size() && j < a1.size() && !expect_alias_error;) {
+      const std::uint64_t lo0 = a0[i], lo1 = a1[j] + shift;
+      if (lo0 < lo1 + w1 && lo1 < lo0 + w0) expect_alias_error = true;
+      else if (lo0 < lo1) ++i;
+      else ++j;
+    }
+  }
+  // Sometimes another thread rewrites the indices with random bytes during execute (rule 2).
+  const bool race = mode % 16 == 9 && idx != nullptr && op->input_bytes()[1] > 0;
   // Sometimes a misuse: one buffer too short, or a wrong count; execute must refuse it.
   bool expect_buffer_error = false;
   if (mode % 16 == 1 && !in_bufs.empty() && in_bufs[0].bytes > 0) {
@@ -466,22 +503,44 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   bool ok = true;
+  std::atomic<bool> stop{false};
+  std::thread flipper;
+  if (race) {
+    std::uint8_t* ib = ins[1]->data();
+    const std::uint64_t n = op->input_bytes()[1];
+    const std::uint64_t seed = r.raw64() | 1;
+    flipper = std::thread([ib, n, seed, &stop] {
+      std::uint64_t x = seed;
+      volatile std::uint8_t* v = ib;
+      while (!stop.load(std::memory_order_relaxed)) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        v[(x >> 33) % n] = static_cast<std::uint8_t>(x >> 56);
+      }
+    });
+  }
   try {
     op->execute(in_bufs, out_bufs);
-  } catch (const BufferError&) {
-    if (!expect_buffer_error) fail("BufferError on buffers of exactly total_bytes");
+  } catch (const BufferError& e) {
+    if (!expect_buffer_error && !expect_alias_error) fail("BufferError on buffers of exactly total_bytes");
+    if (expect_alias_error && std::strstr(e.what(), "overlap") == nullptr) fail("alias BufferError without 'overlap'");
     ok = false;
   } catch (const IndexError&) {
     ok = false;
   }
+  if (race) {
+    stop = true;
+    flipper.join();
+  }
   if (ok && expect_buffer_error) fail("execute accepted a short / missing buffer or a wrong count");
+  if (ok && expect_alias_error) fail("execute accepted outputs that share bytes");
 
   for (auto& g : ins)
     if (!g->guards_intact()) fail("write before/after an input buffer");
   for (auto& g : outs)
     if (!g->guards_intact()) fail("write before/after an output buffer");
   for (std::size_t i = 0; i < ins.size(); ++i)
-    if (std::memcmp(in_copy[i].data(), ins[i]->data(), in_copy[i].size()) != 0) fail("an input was modified");
+    if (!(race && i == 1) && std::memcmp(in_copy[i].data(), ins[i]->data(), in_copy[i].size()) != 0)
+      fail("an input was modified");
   if (!ok) {
     for (auto& g : outs)
       for (std::size_t k = 0; k < g->bytes; ++k)
@@ -489,7 +548,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   std::vector<std::vector<Src>> ref;
-  if (reference_sources(*desc, ref)) {
+  if (!race && reference_sources(*desc, ref)) {
     const auto outs_d = outputs_of(*desc);
     for (std::size_t o = 0; o < ref.size(); ++o) {
       const auto offs = element_offsets(*outs_d[o]);
@@ -498,7 +557,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (std::size_t n = 0; n < offs.size(); ++n) {
         const Src s = ref[o][n];
         if (s.offset + w > in_copy[s.input].size()) fail("reference read out of the input (validation gap)");
-        if (std::memcmp(outs[o]->data() + offs[n], in_copy[s.input].data() + s.offset, w) != 0)
+        if (std::memcmp(out_ptr[o] + offs[n], in_copy[s.input].data() + s.offset, w) != 0)
           fail("output differs from the reference loop");
       }
     }
