@@ -247,3 +247,64 @@ def test_in_place_scatter_and_copy_stay_allowed(dtype):
     y = np.arange(6).astype(dtype)
     sd.copy(y, y)
     np.testing.assert_array_equal(y, np.arange(6).astype(dtype))
+
+
+# ---------------------------------------------------------------- an output that overlaps itself
+def _write_in_order(base_len, shape, strides, offset, values, dtype):
+    """Reference: write values (row-major) one element at a time into a fresh buffer laid out
+    as the output; a later coordinate overwrites an earlier one."""
+    buf = np.zeros(base_len, dtype)
+    view = as_strided(buf[offset:], shape=shape, strides=strides)
+    for c in np.ndindex(*shape):
+        view[c] = values[c]
+    return buf
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_copy_into_a_stride_0_output_keeps_the_last_coordinate(threads):
+    old = sd.get_num_threads()
+    sd.set_num_threads(threads)
+    try:
+        x = np.arange(512 * 1024, dtype=np.float32).reshape(512, 1024)
+        buf = np.zeros(1024, np.float32)
+        out = as_strided(buf, shape=(512, 1024), strides=(0, 4))
+        sd.copy(x, out)
+        np.testing.assert_array_equal(buf, _write_in_order(1024, (512, 1024), (0, 4), 0, x, np.float32))
+        # a stride-0 inner dimension, through slice and split
+        buf2 = np.zeros(512, np.float32)
+        out2 = as_strided(buf2, shape=(512, 1024), strides=(4, 0))
+        sd.slice(x, [0, 0], [512, 1024], [1, 1], out=out2)
+        np.testing.assert_array_equal(buf2, x[:, -1])
+        buf3 = np.zeros(1024, np.float32)
+        sd.split(x, [500, 12], axis=0, out=[np.empty((500, 1024), np.float32),
+                                            as_strided(buf3, shape=(12, 1024), strides=(0, 4))])
+        np.testing.assert_array_equal(buf3, x[-1])
+    finally:
+        sd.set_num_threads(old)
+
+
+def test_output_with_overlapping_strides_is_a_buffer_error():
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    buf = np.full(8, -1, np.float32)
+    out = as_strided(buf, shape=(3, 4), strides=(4, 4))  # (0, 1) and (1, 0) are one element
+    with pytest.raises(BufferError, match=r"outputs\[0\].*overlap each other"):
+        sd.copy(x, out)
+    assert (buf == -1).all()
+
+
+@pytest.mark.parametrize("op", ["gather", "gather_elements", "gather_nd", "scatter", "scatter_nd"])
+def test_index_operators_refuse_outputs_that_overlap_themselves(op):
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    i = np.zeros((3, 4), np.int64)
+    buf = np.full(4, -1, np.float32)
+    out = as_strided(buf, shape=(3, 4), strides=(0, 4))
+    call = {
+        "gather": lambda: sd.gather(x, np.array([0, 1, 2]), axis=0, out=out),
+        "gather_elements": lambda: sd.gather_elements(x, i, axis=0, out=out),
+        "gather_nd": lambda: sd.gather_nd(x, np.array([[0], [1], [2]]), out=out),
+        "scatter": lambda: sd.scatter(x, i, x, axis=0, out=out),
+        "scatter_nd": lambda: sd.scatter_nd(x, np.array([[0]]), x[:1], out=out),
+    }[op]
+    with pytest.raises(BufferError, match="overlap each other"):
+        call()
+    assert (buf == -1).all()

@@ -137,6 +137,13 @@ std::shared_ptr<Program> build(int code, const std::vector<std::int64_t>& prm, c
   for (std::size_t o = 0; o < outs.size(); ++o) {
     vo.push_back(view_of_array(outs[o], true, static_cast<int>(o)));
     p->out_regions.push_back(detail::region_of(vo.back()));
+    // SPEC 3.0 rule 3 within one output: a copy writes a stride-0 dimension's last coordinate
+    // (the planner keeps only that one); any other element shared by two coordinates would be
+    // a race between threads.
+    if (detail::may_overlap_itself(p->out_regions.back(), code <= SLICE1))
+      throw BufferError("outputs[" + std::to_string(o) + "]: the output's elements overlap each other (" +
+                        (code <= SLICE1 ? "overlapping strides" : "a stride 0 or overlapping strides") +
+                        "); every output element needs its own memory");
   }
   auto need = [&](std::size_t n_in, std::size_t n_out, std::size_t n_prm) {
     if ((n_in && ins.size() != n_in) || (n_out && outs.size() != n_out) || prm.size() < n_prm)

@@ -124,4 +124,28 @@ Overlap region_overlap(const std::byte* pa, const Region& a, const std::byte* pb
   return found ? Overlap::kYes : Overlap::kNo;
 }
 
+bool may_overlap_itself(const Region& r, bool zero_strides_ok) noexcept {
+  std::array<Term, kMaxTerms> t{};
+  std::size_t n = 0;
+  for (std::size_t d = 0; d < r.sizes.size(); ++d) {
+    const std::int64_t sz = r.sizes[d], st = r.strides[d];
+    if (sz <= 0) return false;  // empty: nothing is written
+    if (sz == 1) continue;
+    if (st == 0) {
+      if (!zero_strides_ok) return true;
+      continue;
+    }
+    if (n == kMaxTerms) return true;
+    t[n++] = {st < 0 ? u64{0} - static_cast<u64>(st) : static_cast<u64>(st), static_cast<u64>(sz - 1)};
+  }
+  std::sort(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(n), [](const Term& x, const Term& y) { return x.c < y.c; });
+  u64 reach = r.width;  // bytes spanned by the smaller-stride dimensions so far
+  for (std::size_t i = 0; i < n; ++i) {
+    if (t[i].c < reach) return true;
+    u64 add;
+    if (!checked_mul(t[i].c, t[i].ub, add) || !checked_add(reach, add, reach)) return true;
+  }
+  return false;
+}
+
 }  // namespace strided::detail

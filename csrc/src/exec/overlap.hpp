@@ -25,4 +25,10 @@ enum class Overlap { kNo, kYes, kUnknown };
 Overlap region_overlap(const std::byte* pa, const Region& a, const std::byte* pb, const Region& b,
                        std::int64_t max_work = std::int64_t{1} << 16) noexcept;
 
+/// Whether two different coordinates of view r may share a byte. Conservative (the dimensions
+/// sorted by stride must each step past everything the smaller ones reach, as every packed,
+/// padded or permuted layout does). A stride-0 dimension (size > 1) counts as overlapping
+/// unless `zero_strides_ok` (copies keep the last coordinate of such a dimension).
+bool may_overlap_itself(const Region& r, bool zero_strides_ok) noexcept;
+
 }  // namespace strided::detail

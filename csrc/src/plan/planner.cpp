@@ -80,9 +80,17 @@ std::shared_ptr<const CopyPlan> plan_copy(std::size_t width, const std::vector<s
     }
     if (!checked_mul(count, static_cast<std::uint64_t>(sizes[i]), count))
       throw ValidationError("plan_copy.sizes: element count overflows");
+    if (sizes[i] > 1 && dst_strides[i] == 0) {
+      // Every coordinate of this dimension writes the same destination element: the last one
+      // in row-major order is the one that stays (SPEC 3.0 rule 3), so copy only that one.
+      p->src_off += (sizes[i] - 1) * src_strides[i];
+      continue;
+    }
     if (sizes[i] > 1) dims.push_back(PlanDim{sizes[i], src_strides[i], dst_strides[i]});
   }
   if (!checked_mul(count, width, p->bytes)) throw ValidationError("plan_copy.sizes: byte count overflows");
+  p->bytes = width;  // bytes moved: dimensions collapsed above move nothing
+  for (const auto& d : dims) p->bytes *= static_cast<std::uint64_t>(d.n);
   p->same_strides = true;
   for (const auto& d : dims) p->same_strides = p->same_strides && d.ss == d.ds;
 
