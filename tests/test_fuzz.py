@@ -225,7 +225,10 @@ def expected_outputs(desc, ins: list[np.ndarray]):
         x = logical(ins[0], desc.input)
         idx = logical(ins[1], desc.indices).astype(np.int64)
         idx = np.where(idx < 0, idx + x.shape[desc.axis], idx)
-        return [np.take_along_axis(x, idx, axis=desc.axis)]
+        # Not take_along_axis: indices smaller than x off the axis select, never broadcast (SPEC 3.4).
+        at = [np.arange(s).reshape([-1 if d == k else 1 for d in range(idx.ndim)]) for k, s in enumerate(idx.shape)]
+        at[desc.axis] = idx
+        return [x[tuple(at)]]
     if isinstance(desc, sd.ScatterDesc):
         out = logical(ins[0], desc.input).copy()
         idx = logical(ins[1], desc.indices).astype(np.int64)

@@ -603,10 +603,10 @@ def test_index_dtype_rules():
     assert sd.gather(x, big_endian).tolist() == [2, 4]
 
 
-def test_gather_elements_broadcasts_indices():
+def test_gather_elements_indices_do_not_broadcast():
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
-    idx = np.array([[2], [0]])  # shape (2, 1): broadcast along axis 1 as take_along_axis does
-    assert same_bits(sd.gather_elements(x, idx, axis=0), np.take_along_axis(x, idx, axis=0))
+    idx = np.array([[2], [0]])  # shape (2, 1): selects column 0 only (SPEC 3.4), unlike take_along_axis
+    assert same_bits(sd.gather_elements(x, idx, axis=0), np.array([[8], [0]], np.float32))
 
 
 def test_gather_scalar_index_and_negative_axis():

@@ -139,7 +139,7 @@ RULES = [
     # ---- Scatter
     (sd.ScatterDesc(T([3, 3]), T([2, 3]), T([2, 3]), T([3, 3]), 0), r"^ScatterDesc\.indices\.dtype: indices must be INT32, INT64, UINT32 or UINT64, got FLOAT32$"),
     (sd.ScatterDesc(T([3, 3]), T([2, 3], "int16"), T([2, 3]), T([3, 3]), 0), r"^ScatterDesc\.indices\.dtype"),
-    (sd.ScatterDesc(T([3, 3]), U([2, 2]), T([2, 2]), T([3, 3]), 0), r"^ScatterDesc\.indices\.sizes\[1\]: must equal input\.sizes\[1\] \(3\), got 2$"),
+    (sd.ScatterDesc(T([3, 3]), U([2, 4]), T([2, 4]), T([3, 3]), 0), r"^ScatterDesc\.indices\.sizes\[1\]: must be at most input\.sizes\[1\] \(3\) off the axis \(0\), got 4$"),
     (sd.ScatterDesc(T([3, 3]), U([2, 3]), T([3, 3]), T([3, 3]), 0), r"^ScatterDesc\.updates\.sizes\[0\]: must equal indices\.sizes\[0\] \(2\), got 3$"),
     (sd.ScatterDesc(T([3, 3]), U([2, 3]), T([2, 3]), T([3, 2]), 0), r"^ScatterDesc\.output\.sizes\[1\]: must equal input\.sizes\[1\]"),
     (sd.ScatterDesc(T([3, 3]), U([2, 3]), T([2, 3]), T([3, 3]), 2), r"^ScatterDesc\.axis: 2 is out of range for 2 dimensions$"),
@@ -148,7 +148,7 @@ RULES = [
     (sd.ScatterDesc(T([3, 3]), U([3]), T([2, 3]), T([3, 3]), 0), r"^ScatterDesc\.indices\.sizes: must have the same dimension count"),
     (sd.ScatterDesc(T([3, 3]), U([2, 3]), T([2, 3]), T([3, 3], strides=[1, 1]), 0), r"^ScatterDesc\.output\.strides"),
     # ---- GatherElements
-    (sd.GatherElementsDesc(T([3, 3]), U([2, 2]), T([2, 2]), 0), r"^GatherElementsDesc\.indices\.sizes\[1\]: must equal input\.sizes\[1\]"),
+    (sd.GatherElementsDesc(T([3, 3]), U([2, 4]), T([2, 4]), 0), r"^GatherElementsDesc\.indices\.sizes\[1\]: must be at most input\.sizes\[1\]"),
     (sd.GatherElementsDesc(T([3, 3]), U([2, 3]), T([3, 3]), 0), r"^GatherElementsDesc\.output\.sizes\[0\]: must equal indices\.sizes\[0\] \(2\), got 3$"),
     (sd.GatherElementsDesc(T([3, 3]), U([2, 3]), T([2, 3]), 5), r"^GatherElementsDesc\.axis: 5 is out of range for 2 dimensions$"),
     (sd.GatherElementsDesc(T([3, 3]), T([2, 3], "float64"), T([2, 3]), 0), r"^GatherElementsDesc\.indices\.dtype"),

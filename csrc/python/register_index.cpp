@@ -2,8 +2,8 @@
 // an int32/int64/uint32/uint64 index array, exact shapes, nothing empty) is checked, its output
 // allocated and run here without going back to Python, so a call on a tiny array costs a small
 // fraction of numpy's take_along_axis / put_along_axis. Anything else returns None and the
-// Python wrapper takes the general path (conversions, broadcasting, empty arrays, and the error
-// messages for bad arguments).
+// Python wrapper takes the general path (conversions, broadcasting updates, empty arrays, and the
+// error messages for bad arguments). Shape rules of the descriptions are left to validate().
 #include "bindings.hpp"
 
 namespace strided::py {
@@ -91,9 +91,7 @@ pyb::object index_fast(int code, pyb::handle x, pyb::handle indices, pyb::handle
       break;
     case GATHER_ELEMENTS:
     case SCATTER:
-      if (i.ndim != n) return none;
-      for (int d = 0; d < n; ++d)
-        if (d != ax && i.shape[d] != a.shape[d]) return none;
+      if (i.ndim != n) return none;  // the sizes off the axis: validate()'s rule, in run_arrays
       shape.assign(code == SCATTER ? a.shape : i.shape, (code == SCATTER ? a.shape : i.shape) + n);
       prm = code == SCATTER ? std::vector<std::int64_t>{ax, red} : std::vector<std::int64_t>{ax};
       break;

@@ -291,7 +291,9 @@ void register_ops(pyb::module_& m) {
   }
   {
     auto c = common<GatherElementsDesc>(m, "GatherElementsDesc",
-                                        "DML_GATHER_ELEMENTS_OPERATOR_DESC (take_along_axis / ONNX GatherElements).");
+                                        "DML_GATHER_ELEMENTS_OPERATOR_DESC (ONNX GatherElements). indices smaller "
+                                        "than input off the axis execute (as ONNX; they do not broadcast) but are "
+                                        "valid at no DirectML feature level.");
     c.def(pyb::init([](pyb::handle input, pyb::handle indices, pyb::handle output, pyb::handle axis) {
             return GatherElementsDesc{to_tensor(input, "GatherElementsDesc.input"),
                                       to_tensor(indices, "GatherElementsDesc.indices"),
@@ -326,8 +328,9 @@ void register_ops(pyb::module_& m) {
   }
   {
     auto c = common<ScatterDesc>(m, "ScatterDesc",
-                                 "DML_SCATTER_OPERATOR_DESC (= SCATTER_ELEMENTS). reduction other than 'none' is a "
-                                 "strided extension (ONNX ScatterElements), valid at no DirectML feature level.");
+                                 "DML_SCATTER_OPERATOR_DESC (= SCATTER_ELEMENTS). reduction other than 'none', and "
+                                 "indices smaller than input off the axis, are strided extensions (ONNX "
+                                 "ScatterElements), valid at no DirectML feature level.");
     c.def(pyb::init([](pyb::handle input, pyb::handle indices, pyb::handle updates, pyb::handle output,
                        pyb::handle axis, pyb::handle reduction) {
             return ScatterDesc{to_tensor(input, "ScatterDesc.input"),      to_tensor(indices, "ScatterDesc.indices"),

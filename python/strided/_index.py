@@ -1,7 +1,7 @@
 """The index operators on arrays: gather, gather_elements, gather_nd, scatter, scatter_nd.
 
-Semantics as ONNX (Gather = numpy ``take``, GatherElements = ``take_along_axis``, GatherND,
-ScatterElements, ScatterND) with two promises beyond DirectML:
+Semantics as ONNX (Gather = numpy ``take``, GatherElements = ``take_along_axis`` without its
+broadcasting of indices, GatherND, ScatterElements, ScatterND) with two promises beyond DirectML:
 
 * every index is checked before anything is written: a value outside ``[-size, size)`` raises
   ``IndexError`` naming its position (``"scatter.indices[1, 2]: index 7 is out of range for
@@ -131,6 +131,15 @@ def _check_range(idx: np.ndarray, bounds: Sequence[int], axes: Sequence[int], na
                          f"axis {axes[comp]} of size {bounds[comp]}")
 
 
+def _elements_shape(idx: np.ndarray, a: np.ndarray, ax: int, fn: str) -> None:
+    """GatherElements/ScatterElements index shape for empty calls, which move no data and have no
+    description (sizes of 0): the rule of GatherElementsDesc/ScatterDesc, which checks all others."""
+    for d, (i, n) in enumerate(zip(idx.shape, a.shape)):
+        if d != ax and i > n:
+            raise _ValidationError(
+                f"{fn}.indices.shape[{d}]: must be at most x.shape[{d}] ({n}) off the axis ({ax}), got {i}")
+
+
 def gather(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarray] = None) -> np.ndarray:
     """ONNX Gather / ``numpy.take(x, indices, axis)``.
 
@@ -155,9 +164,13 @@ def gather(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarray] = None
 
 
 def gather_elements(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarray] = None) -> np.ndarray:
-    """ONNX GatherElements / ``numpy.take_along_axis``: ``out[c] = x[c with c[axis] = indices[c]]``.
+    """ONNX GatherElements: ``out[c] = x[c with c[axis] = indices[c]]``.
 
-    ``indices`` has as many dimensions as ``x``; the result has its shape.
+    ``indices`` has as many dimensions as ``x``, any size along ``axis`` and at most ``x``'s size
+    off it; the result has its shape. Unlike ``numpy.take_along_axis``, size-1 index dimensions
+    do not broadcast: ``gather_elements(np.arange(6.).reshape(2, 3), [[1, 0]], axis=1)`` is
+    ``[[1., 0.]]``, of shape (1, 2). A ``GatherElementsDesc`` with such smaller indices executes
+    but is valid at no DirectML feature level (DirectML requires equal sizes off the axis).
     """
     done = _fast(GATHER_ELEMENTS, x, indices, None, axis, 0, out)
     if done is not None:
@@ -168,17 +181,10 @@ def gather_elements(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarra
     if idx.ndim != a.ndim:
         raise _ValidationError(
             f"gather_elements.indices: must have as many dimensions as x ({a.ndim}), got {idx.ndim}")
-    full = a.shape[:ax] + idx.shape[ax:ax + 1] + a.shape[ax + 1:]
-    if idx.shape != full and a.size:
-        try:  # size-1 dimensions of indices broadcast along x's, as take_along_axis does
-            idx = np.broadcast_to(idx, full)
-        except ValueError:
-            pass  # left for the description's rule to name
     res = _out(out, idx.shape, a.dtype)
     if res.size == 0 or a.size == 0:
+        _elements_shape(idx, a, ax, "gather_elements")
         _check_range(idx, (a.shape[ax],), (ax,), "gather_elements.indices", False)
-        if res.size:
-            raise _ValidationError(f"gather_elements.indices: shape {idx.shape} exceeds x's {a.shape} outside the axis")
         return res
     _run(GATHER_ELEMENTS, (ax,), (a, idx), (res,))
     return res
@@ -226,8 +232,9 @@ def scatter(x: Any, indices: Any, updates: Any, axis: int = 0, reduction: str = 
             out: Optional[np.ndarray] = None) -> np.ndarray:
     """ONNX ScatterElements (DirectML Scatter): ``out = x``, then for every coordinate ``c`` of
     ``indices`` ``out[c with c[axis] = indices[c]] = updates[c]`` in row-major order (the last
-    duplicate wins), or combined with ``reduction``. ``out=x`` scatters in place. ``updates``
-    broadcasts to ``indices.shape``.
+    duplicate wins), or combined with ``reduction``. ``out=x`` scatters in place. ``indices`` has
+    as many dimensions as ``x``, any size along ``axis`` and at most ``x``'s size off it (positions
+    it does not reach keep ``x``'s values); ``updates`` broadcasts to ``indices.shape``.
     """
     red = _REDUCTIONS.get(reduction, -1) if type(reduction) is str else -1
     if red >= 0:
@@ -241,8 +248,7 @@ def scatter(x: Any, indices: Any, updates: Any, axis: int = 0, reduction: str = 
     u = _updates(updates, idx.shape, a.dtype, "scatter")
     res = _out(out, a.shape, a.dtype)
     if res.size == 0 or idx.size == 0:
-        if idx.shape[:ax] + idx.shape[ax + 1:] != a.shape[:ax] + a.shape[ax + 1:]:
-            raise _ValidationError(f"scatter.indices: shape {idx.shape} must equal x's {a.shape} except along axis {ax}")
+        _elements_shape(idx, a, ax, "scatter")
         _check_range(idx, (a.shape[ax],), (ax,), "scatter.indices", False)
         if res is not a and res.size:
             np.copyto(res, a)

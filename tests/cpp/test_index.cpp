@@ -124,6 +124,51 @@ void index_errors_write_nothing() {
   CHECK(nd_out[0] == -7 && nd_out[1] == -7);
 }
 
+// SPEC 3.4: indices smaller than the input off the axis execute (ONNX) but no DirectML level
+// accepts them; larger ones are invalid.
+void smaller_indices() {
+  const TensorDesc in(DataType::FLOAT32, {2, 3}), ix(DataType::INT64, {1, 2}), small(DataType::FLOAT32, {1, 2});
+  std::vector<float> data{0, 1, 2, 3, 4, 5}, gout(2, -1);
+  std::vector<std::int64_t> idx{0, 1};
+  const GatherElementsDesc g{in, ix, small, 0};
+  validate(g);
+  compile(g).execute({cb(data), cb(idx)}, {bb(gout)});
+  CHECK(gout == (std::vector<float>{0, 4}));  // ONNX Runtime's test vector
+
+  std::vector<float> zeros(6, 0), upd{7, 8}, sout(6, -1);
+  std::vector<std::int64_t> sidx{1, 0};
+  const ScatterDesc s{in, ix, small, in, 0};
+  validate(s);
+  compile(s).execute({cb(zeros), cb(sidx), cb(upd)}, {bb(sout)});
+  CHECK(sout == (std::vector<float>{0, 8, 0, 7, 0, 0}));
+  std::vector<float> y{0, 1, 2, 3, 4, 5};  // in place: what the indices do not reach keeps its value
+  compile(ScatterDesc{in, ix, small, in, 0, ScatterReduction::ADD}).execute({cb(y), cb(sidx), cb(upd)}, {bb(y)});
+  CHECK(y == (std::vector<float>{0, 9, 2, 10, 4, 5}));
+
+  const char* why = "indices.sizes[1]: 2 is smaller than input.sizes[1] (3): no DirectML feature level accepts it, "
+                    "since DirectML requires indices sizes equal to input sizes off the axis";
+  bool any_valid = false;
+  for (FeatureLevel l : {FeatureLevel::FL_1_0, FeatureLevel::FL_2_0, FeatureLevel::FL_2_1, FeatureLevel::FL_3_0,
+                         FeatureLevel::FL_4_1, FeatureLevel::FL_6_4})
+    any_valid = any_valid || is_valid_at(g, l) || is_valid_at(s, l);
+  CHECK(!any_valid);
+  CHECK_THROWS(validate(g, FeatureLevel::FL_1_0), ValidationError, std::string("GatherElementsDesc.") + why);
+  CHECK_THROWS(validate(s, FeatureLevel::FL_6_4), ValidationError, std::string("ScatterDesc.") + why);
+  CHECK_THROWS(min_feature_level(g), ValidationError, std::string("GatherElementsDesc.") + why);
+  CHECK_THROWS(min_feature_level(s), ValidationError, std::string("ScatterDesc.") + why);
+
+  const TensorDesc wide(DataType::INT64, {1, 4}), wide_f(DataType::FLOAT32, {1, 4});
+  CHECK_THROWS(validate(GatherElementsDesc{in, wide, wide_f, 0}), ValidationError,
+               "GatherElementsDesc.indices.sizes[1]: must be at most input.sizes[1] (3) off the axis (0), got 4");
+  CHECK_THROWS(compile(ScatterDesc{in, wide, wide_f, in, 0}), ValidationError,
+               "ScatterDesc.indices.sizes[1]: must be at most input.sizes[1] (3)");
+  CHECK_THROWS(validate(ScatterDesc{in, ix, wide_f, in, 0}), ValidationError,
+               "ScatterDesc.updates.sizes[1]: must equal indices.sizes[1] (2), got 4");
+  const TensorDesc one_d(DataType::INT64, {2}), one_d_f(DataType::FLOAT32, {2});
+  CHECK_THROWS(validate(GatherElementsDesc{in, one_d, one_d_f, 0}), ValidationError,
+               "GatherElementsDesc.indices.sizes: must have the same dimension count");
+}
+
 void half_converter() {
   using detail::index::float_to_half;
   using detail::index::half_to_float;
@@ -159,6 +204,7 @@ int main() {
   spec_gathers();
   reductions_and_in_place();
   index_errors_write_nothing();
+  smaller_indices();
   half_converter();
   return check::report();
 }

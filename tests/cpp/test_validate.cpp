@@ -129,8 +129,8 @@ static void rules_fail() {
 
   CHECK_THROWS(validate(ScatterDesc{T(F32, {3, 3}), T(F32, {2, 3}), T(F32, {2, 3}), T(F32, {3, 3}), 0}),
                ValidationError, "ScatterDesc.indices.dtype");
-  CHECK_THROWS(validate(ScatterDesc{T(F32, {3, 3}), T(U32, {2, 2}), T(F32, {2, 2}), T(F32, {3, 3}), 0}),
-               ValidationError, "ScatterDesc.indices.sizes[1]");
+  CHECK_THROWS(validate(ScatterDesc{T(F32, {3, 3}), T(U32, {2, 4}), T(F32, {2, 4}), T(F32, {3, 3}), 0}),
+               ValidationError, "ScatterDesc.indices.sizes[1]: must be at most input.sizes[1] (3)");
   CHECK_THROWS(validate(ScatterDesc{T(F32, {3, 3}), T(U32, {2, 3}), T(F32, {3, 3}), T(F32, {3, 3}), 0}),
                ValidationError, "ScatterDesc.updates.sizes[0]");
   CHECK_THROWS(validate(ScatterDesc{T(F32, {3, 3}), T(U32, {2, 3}), T(F32, {2, 3}), T(F32, {3, 2}), 0}),

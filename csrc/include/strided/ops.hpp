@@ -59,7 +59,9 @@ struct GatherDesc {
   std::int64_t index_dimensions;
 };
 
-/// DML_GATHER_ELEMENTS_OPERATOR_DESC (take_along_axis / ONNX GatherElements).
+/// DML_GATHER_ELEMENTS_OPERATOR_DESC (ONNX GatherElements). As ONNX, `indices` may be smaller than
+/// `input` off the axis (no broadcasting); such a description executes, but DirectML requires equal
+/// sizes there, so no feature level accepts it.
 struct GatherElementsDesc {
   TensorDesc input;
   TensorDesc indices;
@@ -82,7 +84,8 @@ struct GatherNDDesc {
 /// when validating at no particular level, and at no DirectML feature level.
 enum class ScatterReduction : std::uint32_t { NONE = 0, ADD = 1, MUL = 2, MIN = 3, MAX = 4 };
 
-/// DML_SCATTER_OPERATOR_DESC (= SCATTER_ELEMENTS).
+/// DML_SCATTER_OPERATOR_DESC (= SCATTER_ELEMENTS). `indices` smaller than `input` off the axis: as
+/// GatherElementsDesc (the output elements they do not reach hold the input's).
 struct ScatterDesc {
   TensorDesc input;
   TensorDesc indices;
@@ -125,7 +128,8 @@ bool is_valid_at(const AnyDesc& desc, FeatureLevel level);
 /// The lowest feature level at which validate() passes (SPEC.md's example Slice1 -> FL_2_1).
 /// Throws ValidationError when no DirectML level accepts the description: the structural
 /// reason when validate(desc) fails, else the newest level's reason (a strided extension such
-/// as a scatter reduction, or a tensor over 2^32-1 elements).
+/// as a scatter reduction or smaller GatherElements/Scatter indices, or a tensor over 2^32-1
+/// elements).
 FeatureLevel min_feature_level(const AnyDesc& desc);
 
 }  // namespace strided

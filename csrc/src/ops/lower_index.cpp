@@ -4,6 +4,7 @@
 // padding) or their natural numpy dimension counts (the functional path): each operator aligns
 // its tensors to their real ranks from the right. Shapes were validated by the caller; the
 // consistency checks below only keep a bad call from reading or writing out of bounds.
+#include <memory>
 #include <string>
 
 #include "index/steps.hpp"
@@ -104,6 +105,36 @@ bool same_view(const View& a, const View& b) {
   return a.sizes == b.sizes && a.strides == b.strides && a.where.offset == b.where.offset;
 }
 
+/// GatherElements / Scatter: off the axis the indices may be smaller than `in` (ONNX), never
+/// larger. Returns whether they cover `in` there (equal sizes).
+bool elements_cover(const View& in, const View& idx, int axis, const char* what) {
+  bool cover = true;
+  for (int d = 0; d < in.ndim(); ++d) {
+    const auto u = static_cast<std::size_t>(d);
+    if (d == axis) continue;
+    if (idx.sizes[u] > in.sizes[u])
+      fail(std::string(what) + ": sizes " + shape_str(idx.sizes) + " exceed the input's " + shape_str(in.sizes) +
+           " off the axis");
+    cover = cover && idx.sizes[u] == in.sizes[u];
+  }
+  return cover;
+}
+
+/// out = in, skipped when the output is the input's memory (in place, identical views).
+class CopyUnlessInPlace final : public Step {
+ public:
+  CopyUnlessInPlace(const View& in, const View& out, bool same_view)
+      : in_(in.where), out_(out.where), same_view_(same_view), copy_(make_copy_step(in, out)) {}
+  void run(const ExecContext& c) const override {
+    if (!(same_view_ && in_.in_ptr(c) == out_.out_ptr(c))) copy_->run(c);
+  }
+
+ private:
+  Operand in_, out_;
+  bool same_view_;
+  std::unique_ptr<const Step> copy_;
+};
+
 }  // namespace
 
 void lower_gather_elements(Program& p, const View& in, const View& idx, const View& out, int axis) {
@@ -114,10 +145,7 @@ void lower_gather_elements(Program& p, const View& in, const View& idx, const Vi
   if (idx.ndim() != n || out.ndim() != n) fail("GatherElementsDesc: input, indices and output need equal dimension counts");
   if (axis < 0 || axis >= n) fail("GatherElementsDesc.axis: out of range");
   check_sizes(out.sizes, idx.sizes, "GatherElementsDesc.output");
-  for (int d = 0; d < n; ++d)
-    if (d != axis && idx.sizes[static_cast<std::size_t>(d)] > in.sizes[static_cast<std::size_t>(d)])
-      fail("GatherElementsDesc.indices: sizes " + shape_str(idx.sizes) + " exceed the input's " + shape_str(in.sizes) +
-           " outside the axis");
+  elements_cover(in, idx, axis, "GatherElementsDesc.indices");
   ElementsGeom g;
   const auto a = static_cast<std::size_t>(axis);
   for (int d = 0; d < n; ++d) {
@@ -151,26 +179,29 @@ void lower_scatter(Program& p, const View& in, const View& idx, const View& upd,
   if (static_cast<std::uint32_t>(reduction) > 4) fail("ScatterDesc.reduction: unknown reduction");
   check_sizes(out.sizes, in.sizes, "ScatterDesc.output");
   check_sizes(upd.sizes, idx.sizes, "ScatterDesc.updates");
-  for (int d = 0; d < n; ++d)
-    if (d != axis && idx.sizes[static_cast<std::size_t>(d)] != in.sizes[static_cast<std::size_t>(d)])
-      fail("ScatterDesc.indices: sizes " + shape_str(idx.sizes) + " must equal the input's " + shape_str(in.sizes) +
-           " outside the axis");
+  // The step copies the input into each band of lines it scatters into; indices smaller than the
+  // input off the axis leave parts of the output outside every line, so the whole input is
+  // copied first and the step scatters into the output as if in place (its source is the output).
+  const bool cover = elements_cover(in, idx, axis, "ScatterDesc.indices");
+  const bool same = same_view(in, out);
+  if (same) p.inplace_ok.emplace_back(in.where.buffer, out.where.buffer);
+  if (!cover) p.steps.push_back(std::make_unique<CopyUnlessInPlace>(in, out, same));
+  const View& src = cover ? in : out;
   ElementsGeom g;
   const auto a = static_cast<std::size_t>(axis);
   for (int d = 0; d < n; ++d) {
     const auto u = static_cast<std::size_t>(d);
-    if (d != axis) g.lines.push(idx.sizes[u], {idx.strides[u], upd.strides[u], out.strides[u], in.strides[u]});
+    if (d != axis) g.lines.push(idx.sizes[u], {idx.strides[u], upd.strides[u], out.strides[u], src.strides[u]});
   }
   g.lines.coalesce();
   g.K = idx.sizes[a];
   g.N = out.sizes[a];
-  g.ax = {idx.strides[a], upd.strides[a], out.strides[a], in.strides[a]};
-  g.where = {idx.where, upd.where, out.where, in.where};
+  g.ax = {idx.strides[a], upd.strides[a], out.strides[a], src.strides[a]};
+  g.where = {idx.where, upd.where, out.where, src.where};
   g.dtype = in.dtype;
   g.idx_dtype = idx.dtype;
   choose_tile(g, in.width());
-  g.same_view = same_view(in, out);
-  if (g.same_view) p.inplace_ok.emplace_back(in.where.buffer, out.where.buffer);
+  g.same_view = cover ? same : true;
   IndexCheckSpec c = check_spec("scatter.indices", idx);
   c.bound = {g.N};
   c.axis = {axis};

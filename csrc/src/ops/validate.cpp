@@ -295,11 +295,33 @@ struct Ctx {
     for (std::size_t i = 0; i < v.size(); ++i)
       if (v[i] < kIntMin || v[i] > kIntMax) fail(at(field, i), str(v[i]) + " does not fit DirectML's INT" + validating());
   }
+  // What strided executes but no DirectML feature level accepts (SPEC.md section 4): without a
+  // level it passes; at every level it fails with `rule`, which says why. min_feature_level then
+  // reports it through the newest level.
+  void level_never(const std::string& field, const std::string& rule) const {
+    if (level) fail(field, rule + validating() + "; validate without a feature level to use it");
+  }
   void level_reduction(ScatterReduction r) const {
-    if (level && r != ScatterReduction::NONE)
-      fail("reduction", reduction_name(r) +
-                            " is a strided extension (ONNX's reduction) that no DirectML feature level accepts" +
-                            validating() + "; validate without a feature level to use it");
+    if (r != ScatterReduction::NONE)
+      level_never("reduction", reduction_name(r) +
+                                   " is a strided extension (ONNX's reduction) that no DirectML feature level accepts");
+  }
+  // GatherElements and Scatter (SPEC.md 3.4, as ONNX): off the axis the indices may be smaller
+  // than the input, never larger; along it any size. Size-1 dimensions do not broadcast.
+  void elements_indices(const TensorDesc& idx, const TensorDesc& in, i64 axis) const {
+    for (std::size_t i = 0; i < idx.sizes().size(); ++i)
+      if (i != static_cast<std::size_t>(axis) && idx.sizes()[i] > in.sizes()[i])
+        fail(at("indices.sizes", i), "must be at most " + at("input.sizes", i) + " (" + str(in.sizes()[i]) +
+                                         ") off the axis (" + str(axis) + "), got " + str(idx.sizes()[i]));
+  }
+  // ... but DirectML's SCATTER and GATHER_ELEMENTS pages require them equal off the axis.
+  void level_elements_indices(const TensorDesc& idx, const TensorDesc& in, i64 axis) const {
+    for (std::size_t i = 0; i < idx.sizes().size(); ++i)
+      if (i != static_cast<std::size_t>(axis) && idx.sizes()[i] != in.sizes()[i])
+        level_never(at("indices.sizes", i),
+                    str(idx.sizes()[i]) + " is smaller than " + at("input.sizes", i) + " (" + str(in.sizes()[i]) +
+                        "): no DirectML feature level accepts it, since DirectML requires indices sizes equal to "
+                        "input sizes off the axis");
   }
 };
 
@@ -453,10 +475,10 @@ void check(const Ctx& c, const GatherElementsDesc& d) {
   c.same_ndim("output", d.output, "input", d.input);
   c.index_dtype("indices", d.indices);
   c.same_dtype("output", d.output, "input", d.input);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
-    if (i != static_cast<std::size_t>(d.axis)) c.same_size("indices", d.indices, "input", d.input, i);
+  c.elements_indices(d.indices, d.input, d.axis);
   c.same_sizes("output", d.output, "indices", d.indices);
   c.output_no_alias("output", d.output);
+  c.level_elements_indices(d.indices, d.input, d.axis);
   c.level_rules(Op::GatherElements,
                 {{"input", &d.input, false}, {"indices", &d.indices, true}, {"output", &d.output, false}});
 }
@@ -518,12 +540,12 @@ void check(const Ctx& c, const ScatterDesc& d) {
   c.index_dtype("indices", d.indices);
   c.same_dtype("updates", d.updates, "input", d.input);
   c.same_dtype("output", d.output, "input", d.input);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
-    if (i != static_cast<std::size_t>(d.axis)) c.same_size("indices", d.indices, "input", d.input, i);
+  c.elements_indices(d.indices, d.input, d.axis);
   c.same_sizes("updates", d.updates, "indices", d.indices);
   c.same_sizes("output", d.output, "input", d.input);
   c.output_no_alias("output", d.output);
   c.level_reduction(d.reduction);
+  c.level_elements_indices(d.indices, d.input, d.axis);
   c.level_rules(Op::Scatter, {{"input", &d.input, false},
                               {"indices", &d.indices, true},
                               {"updates", &d.updates, false},
