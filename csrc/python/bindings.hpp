@@ -17,8 +17,22 @@ DataType to_dtype(pyb::handle obj);
 std::optional<FeatureLevel> to_level(pyb::handle obj);
 /// The numpy dtype of a DataType.
 pyb::dtype numpy_dtype(DataType t);
-/// A Python sequence of ints -> vector (TypeError on anything else).
-std::vector<std::int64_t> to_int_vector(pyb::handle seq, const char* field);
+/// Integer arguments, one rule for all (csrc/python/args.cpp): a Python int or anything with __index__
+/// (numpy integer scalars, 0-d integer arrays); TypeError naming `field` (with "[i]" when i >= 0) for
+/// bool, float, str, None or other arrays; ValidationError beyond int64; __index__'s own exceptions propagate.
+std::int64_t to_int(pyb::handle h, const char* field, Py_ssize_t i = -1);
+/// to_int for unsigned values (byte counts): also ValidationError when negative or beyond uint64.
+std::uint64_t to_uint(pyb::handle h, const char* field);
+/// A thread count (to_int, then 1 to 1024: ValidationError outside).
+int to_threads(pyb::handle h, const char* field);
+/// Whether to_int would take h as an integer (not bool, not an array of 1 or more dimensions).
+bool is_int_like(pyb::handle h);
+/// A sequence of integers (list, tuple, range, 1-d integer array, ...; a single integer is a sequence
+/// of one, as numpy's shapes), items as to_int; TypeError for str, None and other non-sequences.
+std::vector<std::int64_t> to_ints(pyb::handle seq, const char* field);
+/// to_ints into a caller's array without allocating: returns the count and stores (and checks) only
+/// the first `cap` items.
+std::size_t to_ints_into(pyb::handle seq, const char* field, std::int64_t* out, std::size_t cap);
 /// Tuple of ints.
 pyb::tuple to_tuple(const std::vector<std::int64_t>& v);
 

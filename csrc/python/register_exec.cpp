@@ -443,11 +443,7 @@ void register_exec(pyb::module_& m) {
       [](pyb::handle desc_obj, pyb::object threads) {
         const AnyDesc desc = to_any_desc(desc_obj);
         CompileOptions o;
-        if (!threads.is_none()) {
-          const long t = threads.cast<long>();
-          if (t < 1 || t > 1024) throw ValidationError("compile.threads: must be between 1 and 1024, got " + std::to_string(t));
-          o.threads = static_cast<int>(t);
-        }
+        if (!threads.is_none()) o.threads = to_threads(threads, "compile.threads");
         return compile(desc, o);
       },
       pyb::arg("desc"), pyb::kw_only(), pyb::arg("threads") = pyb::none(),

@@ -18,51 +18,8 @@ std::string shape_str(const pyb::array& a) {
   return shape_str(s.data(), static_cast<int>(a.ndim()));
 }
 
-// Field names are only formatted when something is wrong: the happy path allocates nothing.
-std::string field_at(const char* field, Py_ssize_t i) {
-  return i < 0 ? std::string(field) : std::string(field) + "[" + std::to_string(i) + "]";
-}
-
-std::int64_t to_index(pyb::handle h, const char* field, Py_ssize_t i = -1) {
-  if (PyLong_CheckExact(h.ptr())) {
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
-    if (!overflow) return v;
-    throw ValidationError(field_at(field, i) + ": value does not fit in 64 bits");
-  }
-  if (PyBool_Check(h.ptr()) || !PyIndex_Check(h.ptr()))
-    throw pyb::type_error(field_at(field, i) + ": expected an integer, got " + std::string(pyb::repr(h)));
-  const long long v = PyLong_AsLongLong(pyb::reinterpret_steal<pyb::object>(PyNumber_Index(h.ptr())).ptr());
-  if (v == -1 && PyErr_Occurred()) {
-    PyErr_Clear();
-    throw ValidationError(field_at(field, i) + ": value does not fit in 64 bits");
-  }
-  return v;
-}
-
-// A sequence of integers into a caller's fixed array of `cap` values; returns the count (only the first
-// `cap` are stored). The tiny-call path of slice uses it to avoid allocating.
-std::size_t to_ints_into(pyb::handle seq, const char* field, std::int64_t* out, std::size_t cap) {
-  if (PyUnicode_Check(seq.ptr()) || !PySequence_Check(seq.ptr()))
-    throw pyb::type_error(std::string(field) + ": expected a sequence of integers, got " + std::string(pyb::repr(seq)));
-  pyb::object fast = pyb::reinterpret_steal<pyb::object>(PySequence_Fast(seq.ptr(), "expected a sequence"));
-  if (!fast) throw pyb::error_already_set();
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
-  PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
-  for (Py_ssize_t i = 0; i < n && static_cast<std::size_t>(i) < cap; ++i) out[i] = to_index(items[i], field, i);
-  return static_cast<std::size_t>(n);
-}
-
-std::vector<std::int64_t> to_ints(pyb::handle seq, const char* field) {
-  std::vector<std::int64_t> v(kMaxDims);
-  const std::size_t n = to_ints_into(seq, field, v.data(), v.size());
-  v.resize(n);
-  if (n > kMaxDims) to_ints_into(seq, field, v.data(), n);
-  return v;
-}
-
 int norm_axis(pyb::handle axis, int ndim, const char* field = "axis") {
-  const std::int64_t a = to_index(axis, field);
+  const std::int64_t a = to_int(axis, field);
   if (a < -ndim || a >= ndim)
     throw ValidationError(std::string(field) + ": " + std::to_string(a) + " is out of range for " + std::to_string(ndim) +
                           " dimension(s)");
@@ -213,8 +170,8 @@ pyb::list split(pyb::handle x, pyb::handle parts, pyb::handle axis, pyb::handle 
   const int ax = norm_axis(axis, a.ndim);
   const std::int64_t n = a.shape[ax];
   std::vector<std::int64_t> sizes;
-  if (PyIndex_Check(parts.ptr()) && !PyBool_Check(parts.ptr())) {
-    const std::int64_t k = to_index(parts, "split");
+  if (is_int_like(parts)) {
+    const std::int64_t k = to_int(parts, "split");
     if (k < 1) throw ValidationError("split: the number of parts must be at least 1, got " + std::to_string(k));
     if (n % k)
       throw ValidationError("split: axis " + std::to_string(ax) + " of size " + std::to_string(n) +

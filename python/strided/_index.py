@@ -17,7 +17,6 @@ converted to int64; bool and float indices are a TypeError.
 
 from __future__ import annotations
 
-import operator
 from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
@@ -30,6 +29,7 @@ _NATIVE_INDEX = frozenset(np.dtype(t) for t in (np.int32, np.int64, np.uint32, n
 _run = _core._run
 _fast = _core._index_fast  # the common case in C++; None means: take the general path below
 _ValidationError = _core.ValidationError
+_to_int = _core._to_int  # the bindings' one rule for integer arguments (csrc/python/args.cpp)
 
 __all__ = ["gather", "gather_elements", "gather_nd", "scatter", "scatter_nd"]
 
@@ -59,10 +59,7 @@ def _indices(ix: Any, fn: str) -> np.ndarray:
 
 
 def _axis(axis: Any, ndim: int, fn: str) -> int:
-    try:
-        a = operator.index(axis)
-    except TypeError:
-        raise TypeError(f"{fn}.axis: expected an integer, got {axis!r}") from None
+    a = _to_int(axis, f"{fn}.axis")
     if not -ndim <= a < ndim:
         raise _ValidationError(f"{fn}.axis: {a} is out of range for {ndim} dimension(s)")
     return a + ndim if a < 0 else a
@@ -195,7 +192,7 @@ def gather_nd(x: Any, indices: Any, batch_dims: int = 0, out: Optional[np.ndarra
         return done
     a = _array(x, "gather_nd.x")
     idx = _indices(indices, "gather_nd")
-    b = operator.index(batch_dims)
+    b = _to_int(batch_dims, "gather_nd.batch_dims")
     r, q = a.ndim, idx.ndim
     if r < 1 or q < 1:
         raise _ValidationError("gather_nd: x and indices need at least one dimension each")
