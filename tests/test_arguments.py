@@ -417,3 +417,78 @@ def operator_index_or_list(v: Any) -> Any:
     if (isinstance(v, np.ndarray) and v.ndim == 1) or isinstance(v, (list, tuple)):
         return [operator.index(i) for i in v]
     return operator.index(v)
+
+
+# ---------------------------------------------------------------- None / wrong types for arrays and objects
+ARRAY_CALLS = {
+    "copy.src": (lambda v: sd.copy(v, np.zeros(3, np.float32)), "src"),
+    "copy.out": (lambda v: sd.copy(np.zeros(3, np.float32), v), "out"),
+    "split.x": (lambda v: sd.split(v, 1), "x"),
+    "split.out": (lambda v: sd.split(X24, 2, out=v), "out"),
+    "join.arrays": (lambda v: sd.join(v), "arrays"),
+    "join.arrays[1]": (lambda v: sd.join([X24, v]), "arrays[1]"),
+    "join.out": (lambda v: sd.join([X24], out=v), "out"),
+    "slice.x": (lambda v: sd.slice(v, [0], [1]), "x"),
+    "slice.out": (lambda v: sd.slice(X24, [0, 0], [1, 1], out=v), "out"),
+    "gather.x": (lambda v: sd.gather(v, np.array([0])), "gather.x"),
+    "gather.indices": (lambda v: sd.gather(X33, v), "gather.indices"),
+    "gather.out": (lambda v: sd.gather(X33, np.array([0]), out=v), "out"),
+    "gather_elements.x": (lambda v: sd.gather_elements(v, I23), "gather_elements.x"),
+    "gather_elements.indices": (lambda v: sd.gather_elements(X33, v), "gather_elements.indices"),
+    "gather_nd.x": (lambda v: sd.gather_nd(v, np.array([[0]])), "gather_nd.x"),
+    "gather_nd.indices": (lambda v: sd.gather_nd(X33, v), "gather_nd.indices"),
+    "scatter.x": (lambda v: sd.scatter(v, I23, np.ones((2, 3), np.float32)), "scatter.x"),
+    "scatter.indices": (lambda v: sd.scatter(X33, v, np.ones((2, 3), np.float32)), "scatter.indices"),
+    "scatter.updates": (lambda v: sd.scatter(X33, I23, v), "scatter.updates"),
+    "scatter.reduction": (lambda v: sd.scatter(X33, I23, np.ones((2, 3), np.float32), reduction=v),
+                          "scatter.reduction"),
+    "scatter_nd.updates": (lambda v: sd.scatter_nd(X33, np.array([[0]]), v), "scatter_nd.updates"),
+    "scatter_nd.reduction": (lambda v: sd.scatter_nd(X33, np.array([[0]]), np.ones((1, 3), np.float32),
+                                                     reduction=v), "scatter_nd.reduction"),
+    "execute.inputs": (lambda v: sd.compile(ID).execute(v, [bytearray(32)]), "execute.inputs"),
+    "execute.outputs": (lambda v: sd.compile(ID).execute([bytes(32)], v), "execute.outputs"),
+    "execute.inputs[0]": (lambda v: sd.compile(ID).execute([v], [bytearray(32)]), "execute.inputs[0]"),
+    "compile.desc": (lambda v: sd.compile(v), "desc"),
+    "IdentityDesc.input": (lambda v: sd.IdentityDesc(v, T([2])), "IdentityDesc.input"),
+    "SplitDesc.outputs": (lambda v: sd.SplitDesc(T([2]), v, 0), "SplitDesc.outputs"),
+    "ScatterDesc.reduction": (lambda v: sd.ScatterDesc(T([3, 3]), T([2, 3]), T([2, 3]), T([3, 3]), 0, reduction=v),
+                              "ScatterDesc.reduction"),
+    "xla.to_physical.shape": (lambda v: xla.to_physical(np.zeros((2, 3), np.float32), v), "to_physical.shape"),
+    "xla.from_physical.buffer": (lambda v: xla.from_physical(v, SH), "from_physical.buffer"),
+    "xla.index.shape": (lambda v: xla.multidimensional_index_to_linear_index(v, [0, 0]), "shape"),
+}
+
+
+WRONG_OBJECTS = {"None": None, "int": 5, "float": 2.5, "object": object()}
+
+
+def _wrong_object_valid(name: str, kind: str) -> bool:
+    """Where the value is valid: out=None is the default; a Python number is a 0-d array (an
+    integer a 0-d index array, as numpy.take) where an array is taken."""
+    if kind == "None":
+        return name.endswith(".out") and not name.startswith("copy")
+    numbers_are_arrays = ("copy.src", "split.x", "slice.x", "join.arrays[1]", "gather.x", "gather_elements.x",
+                          "gather_nd.x", "scatter.x", "scatter.updates", "scatter_nd.updates")
+    if kind in ("int", "float") and name in numbers_are_arrays:
+        return True
+    return kind == "int" and name.endswith(".indices")
+
+
+@pytest.mark.parametrize("name,kind", [pytest.param(n, k, id=f"{n}-{k}") for n in ARRAY_CALLS for k in WRONG_OBJECTS
+                                       if not _wrong_object_valid(n, k)])
+def test_none_and_wrong_objects_are_type_errors(name, kind):
+    call, field = ARRAY_CALLS[name]
+    with pytest.raises(TypeError) as info:
+        call(WRONG_OBJECTS[kind])
+    assert field in str(info.value)
+
+
+@pytest.mark.parametrize("value", ["1.5", "abc"])
+@pytest.mark.parametrize("fn", [
+    lambda v: sd.scatter(X33, I23, v),
+    lambda v: sd.scatter_nd(X33, np.array([[0]]), v),
+], ids=["scatter", "scatter_nd"])
+def test_string_updates_are_type_errors(fn, value):
+    """numpy would parse "1.5" into a float; strided takes numbers only (no silent parse, no NaN)."""
+    with pytest.raises(TypeError, match="updates"):
+        fn(value)

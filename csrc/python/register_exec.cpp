@@ -40,7 +40,19 @@ struct BufferViews {
   }
 };
 
-void execute_py(const CompiledOperator& op, const pyb::sequence& inputs, const pyb::sequence& outputs) {
+// A list of buffers; one buffer alone (bytes, a numpy array: sequences too) is a TypeError, not
+// a list of its items.
+pyb::sequence buffer_list(pyb::handle h, const char* field) {
+  if (PyObject_CheckBuffer(h.ptr()) || PyUnicode_Check(h.ptr()) || !PySequence_Check(h.ptr()))
+    throw pyb::type_error(std::string(field) + ": expected a sequence of buffer-protocol objects, got " +
+                          std::string(pyb::str(pyb::type::of(h).attr("__name__"))) +
+                          (PyObject_CheckBuffer(h.ptr()) ? " (put a single buffer in a list)" : ""));
+  return pyb::reinterpret_borrow<pyb::sequence>(h);
+}
+
+void execute_py(const CompiledOperator& op, pyb::handle inputs_obj, pyb::handle outputs_obj) {
+  const pyb::sequence inputs = buffer_list(inputs_obj, "execute.inputs");
+  const pyb::sequence outputs = buffer_list(outputs_obj, "execute.outputs");
   const std::size_t ni = pyb::len(inputs), no = pyb::len(outputs);
   if (ni != op.input_count())
     throw BufferError("execute.inputs: expected " + std::to_string(op.input_count()) + " input buffer(s), got " +

@@ -80,9 +80,11 @@ def _out(out: Any, shape: Tuple[int, ...], dtype: np.dtype) -> np.ndarray:
 
 
 def _reduction(reduction: Any, fn: str) -> int:
+    if not isinstance(reduction, str):
+        raise TypeError(f"{fn}.reduction: expected 'none', 'add', 'mul', 'min' or 'max', got {reduction!r}")
     try:
         return _REDUCTIONS[reduction]
-    except (KeyError, TypeError):
+    except KeyError:
         raise _ValidationError(
             f"{fn}.reduction: expected one of 'none', 'add', 'mul', 'min', 'max', got {reduction!r}") from None
 
@@ -95,6 +97,8 @@ def _updates(updates: Any, shape: Tuple[int, ...], dtype: np.dtype, fn: str) -> 
             raise _ValidationError(f"{fn}.updates: dtype {u.dtype} must equal x's dtype {dtype}")
     else:
         u = np.asarray(updates)
+        if u.dtype.hasobject or u.dtype.kind in "USV":  # None, strings: not numbers (no silent NaN)
+            raise TypeError(f"{fn}.updates: expected numbers, got {type(updates).__name__} of dtype {u.dtype}")
         if u.dtype != dtype:
             if isinstance(updates, np.ndarray):
                 raise _ValidationError(f"{fn}.updates: dtype {u.dtype} must equal x's dtype {dtype}")
