@@ -36,8 +36,8 @@ std::size_t to_ints_into(pyb::handle seq, const char* field, std::int64_t* out, 
 /// Tuple of ints.
 pyb::tuple to_tuple(const std::vector<std::int64_t>& v);
 
-/// An array argument of a functional call: dtype, element-0 pointer, shape and BYTE strides (a
-/// 0-d array is seen as shape (1,)); `keep` holds the array alive.
+/// An array argument of a functional call: dtype, element-0 pointer, shape and BYTE strides (ndim 0
+/// for a 0-d array, as numpy); `keep` holds the array alive.
 struct Arr {
   pyb::object keep;
   DataType dtype = DataType::UNKNOWN;
@@ -54,6 +54,7 @@ bool is_empty(const Arr& x);
 /// Operator codes of the functional path.
 enum Code : int { IDENTITY = 0, SPLIT, JOIN, SLICE1, GATHER, GATHER_ELEMENTS, GATHER_ND, SCATTER, SCATTER_ND };
 /// Validates (first time per key), plans (cached) and runs operator `code` on arrays; releases the GIL.
+/// A 0-d array runs as shape (1,) (descriptions have 1 to 8 dimensions).
 void run_arrays(int code, const std::int64_t* params, std::size_t n_params, const Arr* ins, std::size_t n_in,
                 const Arr* outs, std::size_t n_out);
 inline void run_arrays(int code, const std::vector<std::int64_t>& params, const std::vector<Arr>& ins,

@@ -65,32 +65,29 @@ pyb::object copy(pyb::handle src, pyb::handle out) {
   if (s.dtype != o.dtype)
     throw ValidationError("out: dtype " + std::string(dtype_name(o.dtype)) + " differs from src dtype " +
                           std::string(dtype_name(s.dtype)) + " (copy never converts)");
-  const auto out_arr = pyb::reinterpret_borrow<pyb::array>(out);
-  const auto src_arr = pyb::reinterpret_borrow<pyb::array>(s.keep);
-  // numpy broadcasting: align right; size-1 (or missing) source dims get stride 0.
-  const int on = o.ndim, sn = static_cast<int>(src_arr.ndim());
-  if (sn > static_cast<int>(out_arr.ndim()) && !(sn == 1 && src_arr.shape(0) == 1 && out_arr.ndim() == 0))
-    throw ValidationError("src: shape " + shape_str(src_arr) + " does not broadcast to out shape " + shape_str(out_arr));
+  // numpy broadcasting (np.copyto): leading size-1 dimensions of src beyond out's count are
+  // dropped, then align right; size-1 (or missing) source dimensions get stride 0.
+  const int on = o.ndim;
+  int lead = 0;
+  while (s.ndim - lead > on && s.shape[lead] == 1) ++lead;
+  const int sn = s.ndim - lead;
+  auto no_broadcast = [&]() {
+    return ValidationError("src: shape " + shape_str(s.shape, s.ndim) + " does not broadcast to out shape " +
+                           shape_str(o.shape, o.ndim));
+  };
+  if (sn > on) throw no_broadcast();
   Arr b = s;
   b.ndim = on;
   for (int d = 0; d < on; ++d) {
     const int sd_ = d - (on - sn);
     const std::int64_t n = o.shape[d];
-    if (sd_ < 0) {
-      b.shape[d] = n;
+    b.shape[d] = n;
+    if (sd_ < 0 || s.shape[lead + sd_] == 1)
       b.strides[d] = 0;
-    } else if (src_arr.shape(sd_) == n) {
-      b.shape[d] = n;
-      b.strides[d] = src_arr.strides(sd_);
-    } else if (src_arr.shape(sd_) == 1) {
-      b.shape[d] = n;
-      b.strides[d] = 0;
-    } else {
-      throw ValidationError("src: shape " + shape_str(src_arr) + " does not broadcast to out shape " + shape_str(out_arr));
-    }
-  }
-  if (sn == 0) {  // a 0-d source is one element broadcast everywhere
-    for (int d = 0; d < on; ++d) b.strides[d] = 0;
+    else if (s.shape[lead + sd_] == n)
+      b.strides[d] = s.strides[lead + sd_];
+    else
+      throw no_broadcast();
   }
   if (!is_empty(o)) run_arrays(IDENTITY, nullptr, 0, &b, 1, &o, 1);
   return pyb::reinterpret_borrow<pyb::object>(out);
@@ -160,13 +157,17 @@ pyb::object slice(pyb::handle x, pyb::handle offsets, pyb::handle sizes, pyb::ha
                               std::to_string(off[i] + siz[i]) + ") exceeds input size " + std::to_string(a.shape[i]));
     return res;
   }
-  run_arrays(SLICE1, prm, 3 * un, &a, 1, &o, 1);
+  if (n == 0)  // a 0-d array: empty offsets, sizes and strides; the slice is a copy
+    run_arrays(IDENTITY, nullptr, 0, &a, 1, &o, 1);
+  else
+    run_arrays(SLICE1, prm, 3 * un, &a, 1, &o, 1);
   return res;
 }
 
 // ---------------------------------------------------------------- split / join
 pyb::list split(pyb::handle x, pyb::handle parts, pyb::handle axis, pyb::handle out) {
   Arr a = to_arr(x, "x", false);
+  if (a.ndim == 0) throw ValidationError("x: a 0-d array cannot be split (it has no axis)");
   const int ax = norm_axis(axis, a.ndim);
   const std::int64_t n = a.shape[ax];
   std::vector<std::int64_t> sizes;
@@ -230,7 +231,11 @@ pyb::object join(pyb::handle arrays, pyb::handle axis, pyb::handle out) {
   const std::size_t count = pyb::len(seq);
   if (count == 0) throw ValidationError("arrays: needs at least one array");
   std::vector<Arr> ins;
-  for (std::size_t i = 0; i < count; ++i) ins.push_back(to_arr(seq[i], "arrays[" + std::to_string(i) + "]", false));
+  for (std::size_t i = 0; i < count; ++i) {
+    ins.push_back(to_arr(seq[i], "arrays[" + std::to_string(i) + "]", false));
+    if (ins.back().ndim == 0)  // numpy's rule (np.concatenate)
+      throw ValidationError("arrays[" + std::to_string(i) + "]: zero-dimensional arrays cannot be concatenated");
+  }
   const Arr& first = ins[0];
   const int ax = norm_axis(axis, first.ndim);
   std::int64_t total = 0;

@@ -135,12 +135,15 @@ def _check_range(idx: np.ndarray, bounds: Sequence[int], axes: Sequence[int], na
 def gather(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarray] = None) -> np.ndarray:
     """ONNX Gather / ``numpy.take(x, indices, axis)``.
 
-    The result has shape ``x.shape[:axis] + indices.shape + x.shape[axis+1:]``.
+    The result has shape ``x.shape[:axis] + indices.shape + x.shape[axis+1:]``; a 0-d ``x`` is
+    taken as shape (1,), as numpy.take does.
     """
     done = _fast(GATHER, x, indices, None, axis, 0, out)
     if done is not None:
         return done
     a = _array(x, "gather.x")
+    if a.ndim == 0:  # numpy.take's rule: a 0-d x is taken as shape (1,) (axis 0 or -1)
+        a = a.reshape(1)
     idx = _indices(indices, "gather")
     ax = _axis(axis, a.ndim, "gather")
     shape = a.shape[:ax] + idx.shape + a.shape[ax + 1:]
