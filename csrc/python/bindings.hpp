@@ -17,13 +17,27 @@ DataType to_dtype(pyb::handle obj);
 std::optional<FeatureLevel> to_level(pyb::handle obj);
 /// The numpy dtype of a DataType.
 pyb::dtype numpy_dtype(DataType t);
-/// A Python sequence of ints -> vector (TypeError on anything else).
-std::vector<std::int64_t> to_int_vector(pyb::handle seq, const char* field);
+/// Integer arguments, one rule for all (csrc/python/args.cpp): a Python int or anything with __index__
+/// (numpy integer scalars, 0-d integer arrays); TypeError naming `field` (with "[i]" when i >= 0) for
+/// bool, float, str, None or other arrays; ValidationError beyond int64; __index__'s own exceptions propagate.
+std::int64_t to_int(pyb::handle h, const char* field, Py_ssize_t i = -1);
+/// to_int for unsigned values (byte counts): also ValidationError when negative or beyond uint64.
+std::uint64_t to_uint(pyb::handle h, const char* field);
+/// A thread count (to_int, then 1 to 1024: ValidationError outside).
+int to_threads(pyb::handle h, const char* field);
+/// Whether to_int would take h as an integer (not bool, not an array of 1 or more dimensions).
+bool is_int_like(pyb::handle h);
+/// A sequence of integers (list, tuple, range, 1-d integer array, ...; a single integer is a sequence
+/// of one, as numpy's shapes), items as to_int; TypeError for str, None and other non-sequences.
+std::vector<std::int64_t> to_ints(pyb::handle seq, const char* field);
+/// to_ints into a caller's array without allocating: returns the count and stores (and checks) only
+/// the first `cap` items.
+std::size_t to_ints_into(pyb::handle seq, const char* field, std::int64_t* out, std::size_t cap);
 /// Tuple of ints.
 pyb::tuple to_tuple(const std::vector<std::int64_t>& v);
 
-/// An array argument of a functional call: dtype, element-0 pointer, shape and BYTE strides (a
-/// 0-d array is seen as shape (1,)); `keep` holds the array alive.
+/// An array argument of a functional call: dtype, element-0 pointer, shape and BYTE strides (ndim 0
+/// for a 0-d array, as numpy); `keep` holds the array alive.
 struct Arr {
   pyb::object keep;
   DataType dtype = DataType::UNKNOWN;
@@ -40,6 +54,7 @@ bool is_empty(const Arr& x);
 /// Operator codes of the functional path.
 enum Code : int { IDENTITY = 0, SPLIT, JOIN, SLICE1, GATHER, GATHER_ELEMENTS, GATHER_ND, SCATTER, SCATTER_ND };
 /// Validates (first time per key), plans (cached) and runs operator `code` on arrays; releases the GIL.
+/// A 0-d array runs as shape (1,) (descriptions have 1 to 8 dimensions).
 void run_arrays(int code, const std::int64_t* params, std::size_t n_params, const Arr* ins, std::size_t n_in,
                 const Arr* outs, std::size_t n_out);
 inline void run_arrays(int code, const std::vector<std::int64_t>& params, const std::vector<Arr>& ins,

@@ -40,7 +40,19 @@ struct BufferViews {
   }
 };
 
-void execute_py(const CompiledOperator& op, const pyb::sequence& inputs, const pyb::sequence& outputs) {
+// A list of buffers; one buffer alone (bytes, a numpy array: sequences too) is a TypeError, not
+// a list of its items.
+pyb::sequence buffer_list(pyb::handle h, const char* field) {
+  if (PyObject_CheckBuffer(h.ptr()) || PyUnicode_Check(h.ptr()) || !PySequence_Check(h.ptr()))
+    throw pyb::type_error(std::string(field) + ": expected a sequence of buffer-protocol objects, got " +
+                          std::string(pyb::str(pyb::type::of(h).attr("__name__"))) +
+                          (PyObject_CheckBuffer(h.ptr()) ? " (put a single buffer in a list)" : ""));
+  return pyb::reinterpret_borrow<pyb::sequence>(h);
+}
+
+void execute_py(const CompiledOperator& op, pyb::handle inputs_obj, pyb::handle outputs_obj) {
+  const pyb::sequence inputs = buffer_list(inputs_obj, "execute.inputs");
+  const pyb::sequence outputs = buffer_list(outputs_obj, "execute.outputs");
   const std::size_t ni = pyb::len(inputs), no = pyb::len(outputs);
   if (ni != op.input_count())
     throw BufferError("execute.inputs: expected " + std::to_string(op.input_count()) + " input buffer(s), got " +
@@ -89,8 +101,6 @@ void execute_py(const CompiledOperator& op, const pyb::sequence& inputs, const p
 
 // ---------------------------------------------------------------- functional path
 
-// An array argument of a functional call: its dtype, element-0 pointer, shape and BYTE strides
-// (a 0-d array is seen as shape (1,)). Holds a reference so the memory outlives the call.
 TensorDesc shape_desc(const Arr& x) {
   return TensorDesc(x.dtype, std::vector<std::int64_t>(x.shape, x.shape + x.ndim));
 }
@@ -98,7 +108,6 @@ TensorDesc shape_desc(const Arr& x) {
 // shape_desc with leading 1s up to `nd` dimensions (the index operators' descriptions need
 // equal dimension counts).
 TensorDesc padded_desc(const Arr& x, int nd) {
-  // Arr (bindings.hpp) carries ndim/shape/strides directly; a 0-d array is seen as shape (1,).
   std::vector<std::int64_t> sizes(static_cast<std::size_t>(std::max(0, nd - x.ndim)), 1);
   sizes.insert(sizes.end(), x.shape, x.shape + x.ndim);
   return TensorDesc(x.dtype, sizes);
@@ -299,16 +308,10 @@ Arr to_arr(pyb::handle h, const std::string& field, bool writable) {
   if (nd > kMaxDims)
     throw ValidationError(field + ": strided supports at most 8 dimensions, got " + std::to_string(nd));
   x.data = writable ? a.mutable_data() : const_cast<void*>(a.data());
-  if (nd == 0) {
-    x.ndim = 1;
-    x.shape[0] = 1;
-    x.strides[0] = 0;
-  } else {
-    x.ndim = static_cast<int>(nd);
-    for (int d = 0; d < x.ndim; ++d) {
-      x.shape[d] = a.shape(d);
-      x.strides[d] = a.strides(d);
-    }
+  x.ndim = static_cast<int>(nd);  // 0 for a 0-d array: shape () (run_arrays gives it one dimension)
+  for (int d = 0; d < x.ndim; ++d) {
+    x.shape[d] = a.shape(d);
+    x.strides[d] = a.strides(d);
   }
   return x;
 }
@@ -321,6 +324,22 @@ bool is_empty(const Arr& x) {
 
 void run_arrays(int code, const std::int64_t* prm, std::size_t n_prm, const Arr* ins, std::size_t ni,
                 const Arr* outs, std::size_t no) {
+  // Descriptions have 1 to 8 dimensions (DirectML): a 0-d array runs as its one element, shape (1,).
+  bool scalar = false;
+  for (std::size_t i = 0; i < ni; ++i) scalar |= ins[i].ndim == 0;
+  for (std::size_t o = 0; o < no; ++o) scalar |= outs[o].ndim == 0;
+  if (scalar) {
+    std::vector<Arr> i1(ins, ins + ni), o1(outs, outs + no);
+    for (auto* v : {&i1, &o1})
+      for (Arr& x : *v)
+        if (x.ndim == 0) {
+          x.ndim = 1;
+          x.shape[0] = 1;
+          x.strides[0] = 0;
+        }
+    run_arrays(code, prm, n_prm, i1.data(), ni, o1.data(), no);
+    return;
+  }
   // The key: code, parameters, then dtype/ndim, shape and strides of every array, as raw
   // int64s. Sized first and written with memcpy (one resize, no per-piece capacity checks).
   thread_local std::string key;  // reused: no allocation per call once warm
@@ -453,11 +472,7 @@ void register_exec(pyb::module_& m) {
       [](pyb::handle desc_obj, pyb::object threads) {
         const AnyDesc desc = to_any_desc(desc_obj);
         CompileOptions o;
-        if (!threads.is_none()) {
-          const long t = threads.cast<long>();
-          if (t < 1 || t > 1024) throw ValidationError("compile.threads: must be between 1 and 1024, got " + std::to_string(t));
-          o.threads = static_cast<int>(t);
-        }
+        if (!threads.is_none()) o.threads = to_threads(threads, "compile.threads");
         return compile(desc, o);
       },
       pyb::arg("desc"), pyb::kw_only(), pyb::arg("threads") = pyb::none(),

@@ -18,51 +18,8 @@ std::string shape_str(const pyb::array& a) {
   return shape_str(s.data(), static_cast<int>(a.ndim()));
 }
 
-// Field names are only formatted when something is wrong: the happy path allocates nothing.
-std::string field_at(const char* field, Py_ssize_t i) {
-  return i < 0 ? std::string(field) : std::string(field) + "[" + std::to_string(i) + "]";
-}
-
-std::int64_t to_index(pyb::handle h, const char* field, Py_ssize_t i = -1) {
-  if (PyLong_CheckExact(h.ptr())) {
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
-    if (!overflow) return v;
-    throw ValidationError(field_at(field, i) + ": value does not fit in 64 bits");
-  }
-  if (PyBool_Check(h.ptr()) || !PyIndex_Check(h.ptr()))
-    throw pyb::type_error(field_at(field, i) + ": expected an integer, got " + std::string(pyb::repr(h)));
-  const long long v = PyLong_AsLongLong(pyb::reinterpret_steal<pyb::object>(PyNumber_Index(h.ptr())).ptr());
-  if (v == -1 && PyErr_Occurred()) {
-    PyErr_Clear();
-    throw ValidationError(field_at(field, i) + ": value does not fit in 64 bits");
-  }
-  return v;
-}
-
-// A sequence of integers into a caller's fixed array of `cap` values; returns the count (only the first
-// `cap` are stored). The tiny-call path of slice uses it to avoid allocating.
-std::size_t to_ints_into(pyb::handle seq, const char* field, std::int64_t* out, std::size_t cap) {
-  if (PyUnicode_Check(seq.ptr()) || !PySequence_Check(seq.ptr()))
-    throw pyb::type_error(std::string(field) + ": expected a sequence of integers, got " + std::string(pyb::repr(seq)));
-  pyb::object fast = pyb::reinterpret_steal<pyb::object>(PySequence_Fast(seq.ptr(), "expected a sequence"));
-  if (!fast) throw pyb::error_already_set();
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
-  PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
-  for (Py_ssize_t i = 0; i < n && static_cast<std::size_t>(i) < cap; ++i) out[i] = to_index(items[i], field, i);
-  return static_cast<std::size_t>(n);
-}
-
-std::vector<std::int64_t> to_ints(pyb::handle seq, const char* field) {
-  std::vector<std::int64_t> v(kMaxDims);
-  const std::size_t n = to_ints_into(seq, field, v.data(), v.size());
-  v.resize(n);
-  if (n > kMaxDims) to_ints_into(seq, field, v.data(), n);
-  return v;
-}
-
 int norm_axis(pyb::handle axis, int ndim, const char* field = "axis") {
-  const std::int64_t a = to_index(axis, field);
+  const std::int64_t a = to_int(axis, field);
   if (a < -ndim || a >= ndim)
     throw ValidationError(std::string(field) + ": " + std::to_string(a) + " is out of range for " + std::to_string(ndim) +
                           " dimension(s)");
@@ -108,32 +65,29 @@ pyb::object copy(pyb::handle src, pyb::handle out) {
   if (s.dtype != o.dtype)
     throw ValidationError("out: dtype " + std::string(dtype_name(o.dtype)) + " differs from src dtype " +
                           std::string(dtype_name(s.dtype)) + " (copy never converts)");
-  const auto out_arr = pyb::reinterpret_borrow<pyb::array>(out);
-  const auto src_arr = pyb::reinterpret_borrow<pyb::array>(s.keep);
-  // numpy broadcasting: align right; size-1 (or missing) source dims get stride 0.
-  const int on = o.ndim, sn = static_cast<int>(src_arr.ndim());
-  if (sn > static_cast<int>(out_arr.ndim()) && !(sn == 1 && src_arr.shape(0) == 1 && out_arr.ndim() == 0))
-    throw ValidationError("src: shape " + shape_str(src_arr) + " does not broadcast to out shape " + shape_str(out_arr));
+  // numpy broadcasting (np.copyto): leading size-1 dimensions of src beyond out's count are
+  // dropped, then align right; size-1 (or missing) source dimensions get stride 0.
+  const int on = o.ndim;
+  int lead = 0;
+  while (s.ndim - lead > on && s.shape[lead] == 1) ++lead;
+  const int sn = s.ndim - lead;
+  auto no_broadcast = [&]() {
+    return ValidationError("src: shape " + shape_str(s.shape, s.ndim) + " does not broadcast to out shape " +
+                           shape_str(o.shape, o.ndim));
+  };
+  if (sn > on) throw no_broadcast();
   Arr b = s;
   b.ndim = on;
   for (int d = 0; d < on; ++d) {
     const int sd_ = d - (on - sn);
     const std::int64_t n = o.shape[d];
-    if (sd_ < 0) {
-      b.shape[d] = n;
+    b.shape[d] = n;
+    if (sd_ < 0 || s.shape[lead + sd_] == 1)
       b.strides[d] = 0;
-    } else if (src_arr.shape(sd_) == n) {
-      b.shape[d] = n;
-      b.strides[d] = src_arr.strides(sd_);
-    } else if (src_arr.shape(sd_) == 1) {
-      b.shape[d] = n;
-      b.strides[d] = 0;
-    } else {
-      throw ValidationError("src: shape " + shape_str(src_arr) + " does not broadcast to out shape " + shape_str(out_arr));
-    }
-  }
-  if (sn == 0) {  // a 0-d source is one element broadcast everywhere
-    for (int d = 0; d < on; ++d) b.strides[d] = 0;
+    else if (s.shape[lead + sd_] == n)
+      b.strides[d] = s.strides[lead + sd_];
+    else
+      throw no_broadcast();
   }
   if (!is_empty(o)) run_arrays(IDENTITY, nullptr, 0, &b, 1, &o, 1);
   return pyb::reinterpret_borrow<pyb::object>(out);
@@ -203,18 +157,22 @@ pyb::object slice(pyb::handle x, pyb::handle offsets, pyb::handle sizes, pyb::ha
                               std::to_string(off[i] + siz[i]) + ") exceeds input size " + std::to_string(a.shape[i]));
     return res;
   }
-  run_arrays(SLICE1, prm, 3 * un, &a, 1, &o, 1);
+  if (n == 0)  // a 0-d array: empty offsets, sizes and strides; the slice is a copy
+    run_arrays(IDENTITY, nullptr, 0, &a, 1, &o, 1);
+  else
+    run_arrays(SLICE1, prm, 3 * un, &a, 1, &o, 1);
   return res;
 }
 
 // ---------------------------------------------------------------- split / join
 pyb::list split(pyb::handle x, pyb::handle parts, pyb::handle axis, pyb::handle out) {
   Arr a = to_arr(x, "x", false);
+  if (a.ndim == 0) throw ValidationError("x: a 0-d array cannot be split (it has no axis)");
   const int ax = norm_axis(axis, a.ndim);
   const std::int64_t n = a.shape[ax];
   std::vector<std::int64_t> sizes;
-  if (PyIndex_Check(parts.ptr()) && !PyBool_Check(parts.ptr())) {
-    const std::int64_t k = to_index(parts, "split");
+  if (is_int_like(parts)) {
+    const std::int64_t k = to_int(parts, "split");
     if (k < 1) throw ValidationError("split: the number of parts must be at least 1, got " + std::to_string(k));
     if (n % k)
       throw ValidationError("split: axis " + std::to_string(ax) + " of size " + std::to_string(n) +
@@ -273,7 +231,11 @@ pyb::object join(pyb::handle arrays, pyb::handle axis, pyb::handle out) {
   const std::size_t count = pyb::len(seq);
   if (count == 0) throw ValidationError("arrays: needs at least one array");
   std::vector<Arr> ins;
-  for (std::size_t i = 0; i < count; ++i) ins.push_back(to_arr(seq[i], "arrays[" + std::to_string(i) + "]", false));
+  for (std::size_t i = 0; i < count; ++i) {
+    ins.push_back(to_arr(seq[i], "arrays[" + std::to_string(i) + "]", false));
+    if (ins.back().ndim == 0)  // numpy's rule (np.concatenate)
+      throw ValidationError("arrays[" + std::to_string(i) + "]: zero-dimensional arrays cannot be concatenated");
+  }
   const Arr& first = ins[0];
   const int ax = norm_axis(axis, first.ndim);
   std::int64_t total = 0;

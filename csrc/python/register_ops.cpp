@@ -33,23 +33,6 @@ std::vector<TensorDesc> to_tensor_list(pyb::handle h, const std::string& field) 
   return v;
 }
 
-std::int64_t to_int(pyb::handle h, const std::string& field) {
-  if (pyb::isinstance<pyb::bool_>(h) || !pyb::hasattr(h, "__index__"))
-    throw pyb::type_error(field + ": expected an integer, got " + repr_of(h));
-  const pyb::object v = pyb::reinterpret_borrow<pyb::object>(h).attr("__index__")();
-  try {
-    return v.cast<std::int64_t>();
-  } catch (pyb::cast_error&) {
-    throw ValidationError(field + ": " + pyb::str(v).cast<std::string>() + " does not fit in 64 bits");
-  }
-}
-
-std::vector<std::int64_t> to_ints(pyb::handle h, const std::string& field) {
-  if (pyb::isinstance<pyb::bool_>(h))
-    throw pyb::type_error(field + ": expected a sequence of integers, got " + repr_of(h));
-  return to_int_vector(h, field.c_str());
-}
-
 const char* const kReductionNames[] = {"none", "add", "mul", "min", "max"};
 
 ScatterReduction to_reduction(pyb::handle h, const std::string& field) {
@@ -224,8 +207,8 @@ void bind_slice(pyb::module_& m, const char* name, const char* doc) {
   c.def(pyb::init([n](pyb::handle input, pyb::handle output, pyb::handle offsets, pyb::handle sizes,
                       pyb::handle strides) {
           return D{to_tensor(input, n + ".input"), to_tensor(output, n + ".output"),
-                   to_ints(offsets, n + ".offsets"), to_ints(sizes, n + ".sizes"),
-                   to_ints(strides, n + ".strides")};
+                   to_ints(offsets, (n + ".offsets").c_str()), to_ints(sizes, (n + ".sizes").c_str()),
+                   to_ints(strides, (n + ".strides").c_str())};
         }),
         pyb::arg("input"), pyb::arg("output"), pyb::arg("offsets"), pyb::arg("sizes"), pyb::arg("strides"));
   tensor_prop(c, "input", &D::input);

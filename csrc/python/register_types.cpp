@@ -9,12 +9,12 @@ namespace strided::py {
 DataType to_dtype(pyb::handle obj) {
   if (obj.is_none()) throw pyb::type_error("dtype: expected a DataType, a numpy dtype or a type name, got None");
   if (pyb::isinstance<pyb::str>(obj)) return parse_dtype(obj.cast<std::string>());
-  if (pyb::isinstance<pyb::int_>(obj) && !pyb::isinstance<pyb::bool_>(obj)) {
-    // DataType members are ints too (IntEnum).
-    const long v = obj.cast<long>();
-    const auto t = static_cast<DataType>(v);
-    if (v < 0 || !is_valid_dtype(t)) throw ValidationError("dtype: unknown data type " + std::to_string(v));
-    return t;
+  if (is_int_like(obj)) {
+    // DataType members are ints too (IntEnum); so are numpy integers.
+    const std::int64_t v = to_int(obj, "dtype");
+    if (v < 0 || v > 255 || !is_valid_dtype(static_cast<DataType>(v)))
+      throw ValidationError("dtype: unknown data type " + std::to_string(v));
+    return static_cast<DataType>(v);
   }
   if (pyb::isinstance<pyb::dtype>(obj)) {
     // Fast path (every functional call): read kind/itemsize/byteorder straight off the descriptor.
@@ -61,15 +61,10 @@ std::optional<FeatureLevel> to_level(pyb::handle obj) {
   if (obj.is_none()) return std::nullopt;
   if (pyb::isinstance<pyb::str>(obj)) return parse_feature_level(obj.cast<std::string>());
   // Any integer (also numpy's) but bool; FeatureLevel members are ints (IntEnum).
-  if (!pyb::isinstance<pyb::bool_>(obj) && pyb::hasattr(obj, "__index__")) {
-    const pyb::object i = pyb::reinterpret_borrow<pyb::object>(obj).attr("__index__")();
-    long long v = -1;
-    try {
-      v = i.cast<long long>();
-    } catch (pyb::cast_error&) {
-    }
+  if (is_int_like(obj)) {
+    const std::int64_t v = to_int(obj, "feature_level");
     if (v < 0 || v > 0xffffffffLL || !is_known_feature_level(static_cast<std::uint32_t>(v)))
-      throw ValidationError("feature_level: unknown feature level " + pyb::str(i).cast<std::string>());
+      throw ValidationError("feature_level: unknown feature level " + std::to_string(v));
     return static_cast<FeatureLevel>(v);
   }
   throw pyb::type_error("feature_level: expected a FeatureLevel, an int or a string like '4_1', got " +
@@ -77,28 +72,6 @@ std::optional<FeatureLevel> to_level(pyb::handle obj) {
 }
 
 pyb::dtype numpy_dtype(DataType t) { return pyb::dtype(std::string(dtype_name(t))); }
-
-std::vector<std::int64_t> to_int_vector(pyb::handle seq, const char* field) {
-  if (pyb::isinstance<pyb::str>(seq) || !pyb::isinstance<pyb::sequence>(seq)) {
-    if (pyb::hasattr(seq, "__index__")) return {seq.cast<std::int64_t>()};
-    throw pyb::type_error(std::string(field) + ": expected a sequence of integers, got " +
-                          pyb::repr(seq).cast<std::string>());
-  }
-  std::vector<std::int64_t> v;
-  std::size_t i = 0;
-  for (auto item : pyb::reinterpret_borrow<pyb::sequence>(seq)) {
-    if (!pyb::hasattr(item, "__index__") || pyb::isinstance<pyb::bool_>(item))
-      throw pyb::type_error(std::string(field) + "[" + std::to_string(i) + "]: expected an integer, got " +
-                            pyb::repr(item).cast<std::string>());
-    try {
-      v.push_back(item.cast<std::int64_t>());
-    } catch (pyb::cast_error&) {
-      throw ValidationError(std::string(field) + "[" + std::to_string(i) + "]: value does not fit in 64 bits");
-    }
-    ++i;
-  }
-  return v;
-}
 
 pyb::tuple to_tuple(const std::vector<std::int64_t>& v) {
   pyb::tuple t(v.size());
@@ -108,35 +81,22 @@ pyb::tuple to_tuple(const std::vector<std::int64_t>& v) {
 
 namespace {
 
-std::uint64_t to_u64(pyb::handle obj, const char* field) {
-  if (!pyb::hasattr(obj, "__index__") || pyb::isinstance<pyb::bool_>(obj))
-    throw pyb::type_error(std::string(field) + ": expected an integer, got " + pyb::repr(obj).cast<std::string>());
-  const auto v = pyb::reinterpret_borrow<pyb::object>(obj).attr("__index__")();
-  if (v.attr("__lt__")(0).cast<bool>())
-    throw ValidationError(std::string(field) + ": must not be negative, got " + pyb::str(v).cast<std::string>());
-  try {
-    return v.cast<std::uint64_t>();
-  } catch (pyb::cast_error&) {
-    throw ValidationError(std::string(field) + ": value does not fit in 64 bits");
-  }
-}
-
 TensorDesc make_desc(pyb::handle dtype, pyb::handle sizes, pyb::handle strides, pyb::handle total_bytes,
                      pyb::handle alignment, pyb::handle flags) {
   const DataType t = to_dtype(dtype);
-  auto sz = to_int_vector(sizes, "TensorDesc.sizes");
+  auto sz = to_ints(sizes, "TensorDesc.sizes");
   std::vector<std::int64_t> st;
   if (!strides.is_none()) {
-    st = to_int_vector(strides, "TensorDesc.strides");
+    st = to_ints(strides, "TensorDesc.strides");
     if (st.empty() && !sz.empty())
       throw ValidationError("TensorDesc.strides: must have one stride per dimension (" + std::to_string(sz.size()) +
                             "), got 0");
   }
-  std::uint64_t tb = total_bytes.is_none() ? 0 : to_u64(total_bytes, "TensorDesc.total_bytes");
+  std::uint64_t tb = total_bytes.is_none() ? 0 : to_uint(total_bytes, "TensorDesc.total_bytes");
   if (!total_bytes.is_none() && tb == 0) throw ValidationError("TensorDesc.total_bytes: must be positive, got 0");
-  const std::uint64_t al = to_u64(alignment, "TensorDesc.alignment");
+  const std::uint64_t al = to_uint(alignment, "TensorDesc.alignment");
   if (al > 0xffffffffu) throw ValidationError("TensorDesc.alignment: value does not fit in 32 bits");
-  const std::uint64_t fl = to_u64(flags, "TensorDesc.flags");
+  const std::uint64_t fl = to_uint(flags, "TensorDesc.flags");
   if (fl > 1) throw ValidationError("TensorDesc.flags: must be NONE (0) or OWNED_BY_DML (1), got " + std::to_string(fl));
   return TensorDesc(t, std::move(sz), std::move(st), tb, static_cast<std::uint32_t>(al),
                     static_cast<TensorFlags>(fl));
@@ -210,6 +170,8 @@ void register_types(pyb::module_& m) {
 
   m.def("_to_dtype", [](pyb::handle o) { return to_dtype(o); }, "Normalise a dtype-like to a DataType.");
   m.def("_to_level", [](pyb::handle o) { return to_level(o); }, "Normalise a level-like to a FeatureLevel.");
+  m.def("_to_int", [](pyb::handle o, const std::string& field) { return to_int(o, field.c_str()); }, pyb::arg("value"),
+        pyb::arg("field"), "An integer argument by the bindings' one rule (python/strided/_index.py uses it).");
 
   pyb::class_<TensorDesc>(m, "TensorDesc", "DirectML's DML_BUFFER_TENSOR_DESC: how a tensor lies in a buffer.")
       .def(pyb::init(&make_desc), pyb::arg("dtype"), pyb::arg("sizes"), pyb::arg("strides") = pyb::none(),
@@ -246,10 +208,10 @@ void register_types(pyb::module_& m) {
   m.def(
       "calc_buffer_tensor_size",
       [](pyb::handle dtype, pyb::handle sizes, pyb::handle strides) {
-        auto sz = to_int_vector(sizes, "calc_buffer_tensor_size.sizes");
+        auto sz = to_ints(sizes, "calc_buffer_tensor_size.sizes");
         std::vector<std::int64_t> st;
         if (!strides.is_none()) {
-          st = to_int_vector(strides, "calc_buffer_tensor_size.strides");
+          st = to_ints(strides, "calc_buffer_tensor_size.strides");
           // An empty sequence is not "no strides" (that is None): it has the wrong length.
           if (st.empty() && !sz.empty())
             throw ValidationError("calc_buffer_tensor_size.strides: must have one stride per dimension (" +
@@ -262,10 +224,10 @@ void register_types(pyb::module_& m) {
   m.def(
       "packed_strides",
       [](pyb::handle sizes, pyb::handle layout) {
-        auto sz = to_int_vector(sizes, "packed_strides.sizes");
+        auto sz = to_ints(sizes, "packed_strides.sizes");
         if (pyb::isinstance<pyb::str>(layout)) return to_tuple(packed_strides(sz, layout.cast<std::string>()));
         std::vector<int> order;
-        for (auto v : to_int_vector(layout, "packed_strides.layout")) {
+        for (auto v : to_ints(layout, "packed_strides.layout")) {
           if (v < -1000 || v > 1000) throw ValidationError("packed_strides.layout: not a permutation");
           order.push_back(static_cast<int>(v));
         }
@@ -275,7 +237,8 @@ void register_types(pyb::module_& m) {
       "Packed strides (elements) for 'NCHW', 'NHWC' or a permutation listed major to minor.");
 
   m.def("version", []() { return std::string(version()); });
-  m.def("set_num_threads", &set_num_threads, pyb::arg("n"));
+  m.def("set_num_threads", [](pyb::handle n) { set_num_threads(to_threads(n, "set_num_threads.n")); }, pyb::arg("n"),
+        "Threads used by execute for operators compiled without threads= (1 to 1024; process-wide).");
   m.def("get_num_threads", &get_num_threads);
   m.def("build_info", []() {
     pyb::dict d;

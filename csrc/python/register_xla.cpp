@@ -14,8 +14,8 @@ namespace x = strided::xla;
 
 x::PrimitiveType to_ptype(pyb::handle obj) {
   if (pyb::isinstance<pyb::str>(obj)) return x::parse_primitive_type(obj.cast<std::string>());
-  if (pyb::isinstance<pyb::int_>(obj) && !pyb::isinstance<pyb::bool_>(obj)) {
-    const long v = obj.cast<long>();
+  if (is_int_like(obj)) {
+    const std::int64_t v = to_int(obj, "element_type");
     const auto t = static_cast<x::PrimitiveType>(v);
     if (v < 0 || v > 1000 || !x::is_valid_primitive_type(t))
       throw ValidationError("PrimitiveType: invalid primitive type " + std::to_string(v));
@@ -27,8 +27,8 @@ x::PrimitiveType to_ptype(pyb::handle obj) {
 
 x::PaddingValue to_pad(pyb::handle obj) {
   if (pyb::isinstance<pyb::str>(obj)) return x::parse_padding_value(obj.cast<std::string>());
-  if (pyb::isinstance<pyb::int_>(obj) && !pyb::isinstance<pyb::bool_>(obj)) {
-    const long v = obj.cast<long>();
+  if (is_int_like(obj)) {
+    const std::int64_t v = to_int(obj, "padding_value");
     const auto p = static_cast<x::PaddingValue>(v);
     if (v < 0 || v > 1000 || !x::is_valid_padding_value(p))
       throw ValidationError("PaddingValue: invalid padding value " + std::to_string(v) +
@@ -40,18 +40,18 @@ x::PaddingValue to_pad(pyb::handle obj) {
 }
 
 x::Layout make_layout(pyb::handle m2m, pyb::handle padded, pyb::handle pad) {
-  return x::Layout(to_int_vector(m2m, "Layout.minor_to_major"),
-                   padded.is_none() ? std::vector<std::int64_t>{} : to_int_vector(padded, "Layout.padded_dimensions"),
+  return x::Layout(to_ints(m2m, "Layout.minor_to_major"),
+                   padded.is_none() ? std::vector<std::int64_t>{} : to_ints(padded, "Layout.padded_dimensions"),
                    to_pad(pad));
 }
 
 x::Shape make_shape_py(pyb::handle type, pyb::handle dims, pyb::handle layout) {
   const auto t = to_ptype(type);
-  auto d = to_int_vector(dims, "Shape.dimensions");
+  auto d = to_ints(dims, "Shape.dimensions");
   if (layout.is_none()) return x::Shape(t, std::move(d));
   if (pyb::isinstance<x::Layout>(layout)) return x::Shape(t, std::move(d), layout.cast<x::Layout>());
   // A bare sequence is taken as minor_to_major.
-  return x::Shape(t, std::move(d), x::Layout(to_int_vector(layout, "Shape.layout")));
+  return x::Shape(t, std::move(d), x::Layout(to_ints(layout, "Shape.layout")));
 }
 
 /// A Shape, or its text form.
@@ -269,34 +269,36 @@ void register_xla(pyb::module_& parent) {
           [](const pyb::tuple& t) { return make_shape_py(t[0], t[1], t[2]); }));
 
   m.def("make_shape", [](pyb::handle t, pyb::handle dims) {
-        return x::make_shape(to_ptype(t), to_int_vector(dims, "make_shape.dimensions"));
+        return x::make_shape(to_ptype(t), to_ints(dims, "make_shape.dimensions"));
       }, pyb::arg("element_type"), pyb::arg("dimensions"), "ShapeUtil::MakeShape: the default layout; validated.");
   m.def("make_shape_with_layout", [](pyb::handle t, pyb::handle dims, pyb::handle m2m) {
-        return x::make_shape_with_layout(to_ptype(t), to_int_vector(dims, "make_shape_with_layout.dimensions"),
-                                         to_int_vector(m2m, "make_shape_with_layout.minor_to_major"));
+        return x::make_shape_with_layout(to_ptype(t), to_ints(dims, "make_shape_with_layout.dimensions"),
+                                         to_ints(m2m, "make_shape_with_layout.minor_to_major"));
       }, pyb::arg("element_type"), pyb::arg("dimensions"), pyb::arg("minor_to_major"),
       "ShapeUtil::MakeShapeWithLayout; validated.");
-  m.def("default_layout", &x::default_layout, pyb::arg("rank"), "{rank-1, ..., 0}: row-major.");
+  m.def("default_layout", [](pyb::handle rank) { return x::default_layout(to_int(rank, "default_layout.rank")); },
+        pyb::arg("rank"), "{rank-1, ..., 0}: row-major.");
   m.def("make_layout_from_major_to_minor", [](pyb::handle order) {
-        return x::make_layout_from_major_to_minor(to_int_vector(order, "make_layout_from_major_to_minor.major_to_minor"));
+        return x::make_layout_from_major_to_minor(to_ints(order, "make_layout_from_major_to_minor.major_to_minor"));
       }, pyb::arg("major_to_minor"), "The layout whose minor_to_major is the given order reversed.");
   m.def("multidimensional_index_to_linear_index", [](pyb::handle s, pyb::handle index) {
         return x::multidimensional_index_to_linear_index(
             to_shape(s, "multidimensional_index_to_linear_index.shape"),
-            to_int_vector(index, "multidimensional_index_to_linear_index.index"));
+            to_ints(index, "multidimensional_index_to_linear_index.index"));
       }, pyb::arg("shape"), pyb::arg("index"), "The element offset of a logical index in the buffer (padding-aware).");
-  m.def("linear_index_to_multidimensional_index", [](pyb::handle s, std::int64_t linear) {
+  m.def("linear_index_to_multidimensional_index", [](pyb::handle s, pyb::handle linear) {
         return to_tuple(x::linear_index_to_multidimensional_index(
-            to_shape(s, "linear_index_to_multidimensional_index.shape"), linear));
+            to_shape(s, "linear_index_to_multidimensional_index.shape"),
+            to_int(linear, "linear_index_to_multidimensional_index.linear_index")));
       }, pyb::arg("shape"), pyb::arg("linear_index"),
       "The logical index at an element offset; ValidationError outside the buffer or in padding.");
   m.def("bump_indices", [](pyb::handle s, pyb::handle index) -> pyb::object {
-        auto r = x::bump_indices(to_shape(s, "bump_indices.shape"), to_int_vector(index, "bump_indices.index"));
+        auto r = x::bump_indices(to_shape(s, "bump_indices.shape"), to_ints(index, "bump_indices.index"));
         if (!r) return pyb::none();
         return to_tuple(*r);
       }, pyb::arg("shape"), pyb::arg("index"), "The next index in row-major logical order, or None after the last.");
-  m.def("dimension_stride", [](pyb::handle s, std::int64_t dim) {
-        return x::dimension_stride(to_shape(s, "dimension_stride.shape"), dim);
+  m.def("dimension_stride", [](pyb::handle s, pyb::handle dim) {
+        return x::dimension_stride(to_shape(s, "dimension_stride.shape"), to_int(dim, "dimension_stride.dim"));
       }, pyb::arg("shape"), pyb::arg("dim"), "Physical stride of a dimension, in elements.");
   m.def("to_physical", &to_physical, pyb::arg("x"), pyb::arg("shape"),
         "A new 1-d numpy buffer holding x in the shape's layout, padding filled with its padding value "

@@ -17,7 +17,6 @@ converted to int64; bool and float indices are a TypeError.
 
 from __future__ import annotations
 
-import operator
 from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
@@ -30,6 +29,7 @@ _NATIVE_INDEX = frozenset(np.dtype(t) for t in (np.int32, np.int64, np.uint32, n
 _run = _core._run
 _fast = _core._index_fast  # the common case in C++; None means: take the general path below
 _ValidationError = _core.ValidationError
+_to_int = _core._to_int  # the bindings' one rule for integer arguments (csrc/python/args.cpp)
 
 __all__ = ["gather", "gather_elements", "gather_nd", "scatter", "scatter_nd"]
 
@@ -59,10 +59,7 @@ def _indices(ix: Any, fn: str) -> np.ndarray:
 
 
 def _axis(axis: Any, ndim: int, fn: str) -> int:
-    try:
-        a = operator.index(axis)
-    except TypeError:
-        raise TypeError(f"{fn}.axis: expected an integer, got {axis!r}") from None
+    a = _to_int(axis, f"{fn}.axis")
     if not -ndim <= a < ndim:
         raise _ValidationError(f"{fn}.axis: {a} is out of range for {ndim} dimension(s)")
     return a + ndim if a < 0 else a
@@ -83,9 +80,11 @@ def _out(out: Any, shape: Tuple[int, ...], dtype: np.dtype) -> np.ndarray:
 
 
 def _reduction(reduction: Any, fn: str) -> int:
+    if not isinstance(reduction, str):
+        raise TypeError(f"{fn}.reduction: expected 'none', 'add', 'mul', 'min' or 'max', got {reduction!r}")
     try:
         return _REDUCTIONS[reduction]
-    except (KeyError, TypeError):
+    except KeyError:
         raise _ValidationError(
             f"{fn}.reduction: expected one of 'none', 'add', 'mul', 'min', 'max', got {reduction!r}") from None
 
@@ -98,6 +97,8 @@ def _updates(updates: Any, shape: Tuple[int, ...], dtype: np.dtype, fn: str) -> 
             raise _ValidationError(f"{fn}.updates: dtype {u.dtype} must equal x's dtype {dtype}")
     else:
         u = np.asarray(updates)
+        if u.dtype.hasobject or u.dtype.kind in "USV":  # None, strings: not numbers (no silent NaN)
+            raise TypeError(f"{fn}.updates: expected numbers, got {type(updates).__name__} of dtype {u.dtype}")
         if u.dtype != dtype:
             if isinstance(updates, np.ndarray):
                 raise _ValidationError(f"{fn}.updates: dtype {u.dtype} must equal x's dtype {dtype}")
@@ -143,12 +144,15 @@ def _elements_shape(idx: np.ndarray, a: np.ndarray, ax: int, fn: str) -> None:
 def gather(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarray] = None) -> np.ndarray:
     """ONNX Gather / ``numpy.take(x, indices, axis)``.
 
-    The result has shape ``x.shape[:axis] + indices.shape + x.shape[axis+1:]``.
+    The result has shape ``x.shape[:axis] + indices.shape + x.shape[axis+1:]``; a 0-d ``x`` is
+    taken as shape (1,), as numpy.take does.
     """
     done = _fast(GATHER, x, indices, None, axis, 0, out)
     if done is not None:
         return done
     a = _array(x, "gather.x")
+    if a.ndim == 0:  # numpy.take's rule: a 0-d x is taken as shape (1,) (axis 0 or -1)
+        a = a.reshape(1)
     idx = _indices(indices, "gather")
     ax = _axis(axis, a.ndim, "gather")
     shape = a.shape[:ax] + idx.shape + a.shape[ax + 1:]
@@ -201,7 +205,7 @@ def gather_nd(x: Any, indices: Any, batch_dims: int = 0, out: Optional[np.ndarra
         return done
     a = _array(x, "gather_nd.x")
     idx = _indices(indices, "gather_nd")
-    b = operator.index(batch_dims)
+    b = _to_int(batch_dims, "gather_nd.batch_dims")
     r, q = a.ndim, idx.ndim
     if r < 1 or q < 1:
         raise _ValidationError("gather_nd: x and indices need at least one dimension each")

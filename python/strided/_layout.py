@@ -18,6 +18,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from . import _core
+
 __all__ = ["Cell", "MemoryMap", "attach", "describe", "describe_shape", "memory_map", "plot_layout",
            "shape_memory_map"]
 
@@ -73,6 +75,7 @@ def _build_map(
     pad_mark: str,
 ) -> Tuple[List[Cell], List[str]]:
     """Offsets 0..min(buffer, max_cells)-1 and the coordinates that live at each."""
+    max_cells = _core._to_int(max_cells, "max_cells")
     if max_cells < 1:
         raise ValueError(f"max_cells: must be at least 1, got {max_cells}")
     n = len(sizes)
@@ -189,6 +192,7 @@ def shape_memory_map(shape: Any, values: Any = None, *, max_cells: int = DEFAULT
 
 def _render(m: MemoryMap, width: int) -> str:
     """Offsets over contents, columns aligned, wrapped at ``width`` characters."""
+    width = _core._to_int(width, "width")
     lines = [m.title]
     head_o, head_v = "offset", "stores"
     lab = max(len(head_o), len(head_v))

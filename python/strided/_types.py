@@ -28,6 +28,8 @@ def _from_numpy(cls: Any, dtype_like: Any) -> Any:
 
 
 def _parse_level(cls: Any, level: Any) -> Any:
+    if level is None:  # _to_level maps None to "no level" (validate's default); parse needs one
+        raise TypeError("feature_level: expected a FeatureLevel, an int or a string like '4_1', got None")
     return _core._to_level(level)
 
 

@@ -1,0 +1,117 @@
+// Integer arguments: the one rule every binding uses for an int or a sequence of ints (sizes,
+// strides, offsets, axes, counts, thread counts, XLA dimensions and indices, ...).
+//
+// Accepted: Python ints and anything with __index__ (numpy integer scalars, 0-d integer arrays);
+// for sequences also 1-d integer arrays. bool is refused (numpy refuses it as a size or index),
+// and so are floats, strings and None: TypeError naming the field. A value beyond int64 is a
+// ValidationError (a ValueError, as numpy's "Maximum allowed dimension exceeded"). An exception
+// raised inside an argument's own __index__ propagates unchanged.
+#include <string>
+
+#include "bindings.hpp"
+
+namespace strided::py {
+namespace {
+
+// Field names are only formatted when something is wrong: the happy path allocates nothing.
+std::string field_at(const char* field, Py_ssize_t i) {
+  return i < 0 ? std::string(field) : std::string(field) + "[" + std::to_string(i) + "]";
+}
+
+std::string what_is(pyb::handle h) {
+  if (pyb::isinstance<pyb::array>(h)) {
+    const auto a = pyb::reinterpret_borrow<pyb::array>(h);
+    return "a " + std::to_string(a.ndim()) + "-d array of dtype " + std::string(pyb::str(a.dtype()));
+  }
+  return std::string(pyb::repr(h));
+}
+
+// The Python int of an integer argument (a new reference), after the type checks above.
+pyb::object index_of(pyb::handle h, const char* field, Py_ssize_t i) {
+  bool ok = !PyBool_Check(h.ptr()) && PyIndex_Check(h.ptr());
+  if (ok && pyb::isinstance<pyb::array>(h)) {  // ndarray has __index__ for any shape and dtype
+    const auto a = pyb::reinterpret_borrow<pyb::array>(h);
+    const char kind = a.dtype().kind();
+    ok = a.ndim() == 0 && (kind == 'i' || kind == 'u');
+  }
+  if (!ok) throw pyb::type_error(field_at(field, i) + ": expected an integer, got " + what_is(h));
+  PyObject* v = PyNumber_Index(h.ptr());
+  if (!v) throw pyb::error_already_set();  // the argument's own exception, unchanged
+  return pyb::reinterpret_steal<pyb::object>(v);
+}
+
+std::int64_t int64_of(pyb::handle v, const char* field, Py_ssize_t i) {
+  int overflow = 0;
+  const long long r = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (overflow)
+    throw ValidationError(field_at(field, i) + ": " + std::string(pyb::str(v)) + " does not fit in 64 bits");
+  if (r == -1 && PyErr_Occurred()) throw pyb::error_already_set();
+  return r;
+}
+
+bool is_int_sequence(pyb::handle h) {
+  if (pyb::isinstance<pyb::array>(h)) return pyb::reinterpret_borrow<pyb::array>(h).ndim() == 1;
+  return PySequence_Check(h.ptr()) && !PyUnicode_Check(h.ptr()) && !PyBytes_Check(h.ptr()) &&
+         !PyByteArray_Check(h.ptr());
+}
+
+}  // namespace
+
+std::int64_t to_int(pyb::handle h, const char* field, Py_ssize_t i) {
+  if (PyLong_CheckExact(h.ptr())) return int64_of(h, field, i);  // the common case, no allocation
+  return int64_of(index_of(h, field, i), field, i);
+}
+
+std::uint64_t to_uint(pyb::handle h, const char* field) {
+  const pyb::object v = PyLong_CheckExact(h.ptr()) ? pyb::reinterpret_borrow<pyb::object>(h) : index_of(h, field, -1);
+  const int sign = PyObject_RichCompareBool(v.ptr(), pyb::int_(0).ptr(), Py_LT);
+  if (sign < 0) throw pyb::error_already_set();
+  if (sign) throw ValidationError(std::string(field) + ": must not be negative, got " + std::string(pyb::str(v)));
+  const unsigned long long r = PyLong_AsUnsignedLongLong(v.ptr());
+  if (r == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+    PyErr_Clear();  // only OverflowError is possible here: v is a non-negative int
+    throw ValidationError(std::string(field) + ": " + std::string(pyb::str(v)) + " does not fit in 64 bits");
+  }
+  return r;
+}
+
+bool is_int_like(pyb::handle h) {
+  if (PyLong_CheckExact(h.ptr())) return true;
+  if (PyBool_Check(h.ptr()) || !PyIndex_Check(h.ptr())) return false;
+  return !pyb::isinstance<pyb::array>(h) || pyb::reinterpret_borrow<pyb::array>(h).ndim() == 0;
+}
+
+int to_threads(pyb::handle h, const char* field) {
+  const std::int64_t v = to_int(h, field);
+  // The library's own bound (set_num_threads); checked here too because compile's option has none.
+  if (v < 1 || v > 1024)
+    throw ValidationError(std::string(field) + ": must be between 1 and 1024, got " + std::to_string(v));
+  return static_cast<int>(v);
+}
+
+std::size_t to_ints_into(pyb::handle seq, const char* field, std::int64_t* out, std::size_t cap) {
+  if (!is_int_sequence(seq)) {
+    // A single integer is a sequence of one, as numpy's shape arguments (np.zeros(3)).
+    if (is_int_like(seq)) {
+      if (cap) out[0] = to_int(seq, field);
+      return 1;
+    }
+    throw pyb::type_error(std::string(field) + ": expected a sequence of integers, got " + what_is(seq));
+  }
+  pyb::object fast = pyb::reinterpret_steal<pyb::object>(PySequence_Fast(seq.ptr(), "expected a sequence"));
+  if (!fast) throw pyb::error_already_set();
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
+  PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
+  for (Py_ssize_t i = 0; i < n && static_cast<std::size_t>(i) < cap; ++i) out[i] = to_int(items[i], field, i);
+  return static_cast<std::size_t>(n);
+}
+
+std::vector<std::int64_t> to_ints(pyb::handle seq, const char* field) {
+  std::vector<std::int64_t> v(kMaxDims);
+  const std::size_t n = to_ints_into(seq, field, v.data(), v.size());
+  v.resize(n);
+  if (n > kMaxDims) to_ints_into(seq, field, v.data(), n);
+  return v;
+}
+
+}  // namespace strided::py
