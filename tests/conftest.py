@@ -1,3 +1,4 @@
+import contextlib
 import os
 import threading
 
@@ -60,3 +61,22 @@ def run_threads(fn, n=8):
     assert not any(t.is_alive() for t in ts), "a thread hung"
     if errors:
         raise errors[0]
+
+
+@contextlib.contextmanager
+def index_kernel_variant(mode: str):
+    """'plain': the default thresholds (only index tensors of 4 MiB or more are narrowed to
+    uint16/uint32 during the check; only gather results of 16 MiB or more are streamed);
+    'narrowed': both at 0, so the narrowed kernels and the streaming stores see every case."""
+    core = sd._core
+    old_n, old_s = core._index_narrow_threshold(), core._stream_threshold()
+    forced = mode != "plain"
+    core._set_index_narrow_threshold(0 if forced else old_n)
+    core._set_stream_threshold(0 if forced else old_s)
+    core._plan_cache_clear()
+    try:
+        yield mode
+    finally:
+        core._set_index_narrow_threshold(old_n)
+        core._set_stream_threshold(old_s)
+        core._plan_cache_clear()

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import strided as sd
 from strided import _core
-from conftest import ALL_DTYPES, random_array, run_threads, same_bits
+from conftest import ALL_DTYPES, index_kernel_variant, random_array, run_threads, same_bits
 
 NATIVE_INDEX = [np.int32, np.int64, np.uint32, np.uint64]
 CONVERTED_INDEX = [np.int8, np.int16, np.uint8, np.uint16]
@@ -26,15 +26,8 @@ def narrowing(request):
     more are narrowed to uint16/uint32 during the check; only gather results of 16 MiB or more
     are written with streaming stores) and with both at 0, so the narrowed kernels and the
     streaming stores see all the shapes, dtypes, reductions and errors below."""
-    old_n, old_s = _core._index_narrow_threshold(), _core._stream_threshold()
-    forced = request.param != "plain"
-    _core._set_index_narrow_threshold(0 if forced else old_n)
-    _core._set_stream_threshold(0 if forced else old_s)
-    _core._plan_cache_clear()
-    yield request.param
-    _core._set_index_narrow_threshold(old_n)
-    _core._set_stream_threshold(old_s)
-    _core._plan_cache_clear()
+    with index_kernel_variant(request.param) as mode:
+        yield mode
 
 
 # ---------------------------------------------------------------- reference loops

@@ -9,7 +9,7 @@ import pytest
 
 import strided as sd
 from strided import _core
-from conftest import random_array, same_bits
+from conftest import index_kernel_variant, random_array, same_bits
 
 INDEX_TYPES = [np.int32, np.int64, np.uint32, np.uint64]
 DTYPES = [np.float32, np.float16, np.float64, np.int8, np.uint16, np.int32, np.uint64]
@@ -21,15 +21,8 @@ LEVELS = list(sd.FeatureLevel)
 def narrowing(request):
     """Each test twice: default thresholds, and with every index tensor narrowed and every gather
     result streamed (the kernels' other variants see the smaller shapes too)."""
-    old_n, old_s = _core._index_narrow_threshold(), _core._stream_threshold()
-    forced = request.param != "plain"
-    _core._set_index_narrow_threshold(0 if forced else old_n)
-    _core._set_stream_threshold(0 if forced else old_s)
-    _core._plan_cache_clear()
-    yield request.param
-    _core._set_index_narrow_threshold(old_n)
-    _core._set_stream_threshold(old_s)
-    _core._plan_cache_clear()
+    with index_kernel_variant(request.param) as mode:
+        yield mode
 
 
 # ---------------------------------------------------------------- reference loops
