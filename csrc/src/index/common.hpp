@@ -2,6 +2,9 @@
 // (Walk / Cursor / for_runs), unaligned element access, index normalisation, FLOAT16
 // conversion and the scatter reduction ops. Internal to csrc/src/index and ops/lower_index.cpp.
 #pragma once
+#ifdef STRIDED_ISA_TU
+#error "a per-ISA translation unit (*_avx2.cpp, *_avx512.cpp) must not include this header: its inline functions and templates would be emitted as weak symbols compiled for that ISA (see scripts/check_isa_symbols.sh)"
+#endif
 #include <algorithm>
 #include <array>
 #include <cmath>

@@ -2,7 +2,9 @@
 // namespace name) and includes this file, so the same templates become SSE2, AVX2 and AVX-512
 // code (highway's "foreach target" idea, without the library). Everything here lives in that
 // per-target namespace and uses no std:: templates that could be emitted out of line: the
-// linker must never merge an AVX-512 instantiation into the baseline code.
+// linker must never merge an AVX-512 instantiation into the baseline code. The kernels_<target>.cpp
+// files are compiled with STRIDED_ISA_TU defined, which the library's ordinary internal headers
+// refuse; ctest isa_symbols (scripts/check_isa_symbols.sh) checks the objects.
 #ifndef STRIDED_KNS
 #error "define STRIDED_KNS before including kernels_impl.hpp"
 #endif
@@ -625,7 +627,10 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
 }
 
 // ------------------------------------------------------------------ the table
-template <bool NT, int W> constexpr CopyKernel pick(KernelKind k) {
+// noexcept down to make_table: kernels_<target>() (noexcept) then needs no terminate handler,
+// which clang would otherwise emit at -O0 as a weak __clang_call_terminate in this ISA object
+// (scripts/check_isa_symbols.sh allows an ISA object no weak or global symbol but its entry point).
+template <bool NT, int W> constexpr CopyKernel pick(KernelKind k) noexcept {
   switch (k) {
     case KernelKind::Contig: return &k_contig<W, NT>;
     case KernelKind::Fill: return &k_fill<W, NT>;
@@ -636,7 +641,7 @@ template <bool NT, int W> constexpr CopyKernel pick(KernelKind k) {
   }
 }
 
-template <bool NT> void fill_table(CopyKernel (&t)[kKernelKinds][4]) {
+template <bool NT> void fill_table(CopyKernel (&t)[kKernelKinds][4]) noexcept {
   for (int k = 0; k < kKernelKinds; ++k) {
     const auto kind = static_cast<KernelKind>(k);
     t[k][0] = pick<NT, 1>(kind);
@@ -646,7 +651,7 @@ template <bool NT> void fill_table(CopyKernel (&t)[kKernelKinds][4]) {
   }
 }
 
-KernelTable make_table(const char* name) {
+KernelTable make_table(const char* name) noexcept {
   KernelTable t{};
   t.name = name;
   fill_table<false>(t.k[0]);

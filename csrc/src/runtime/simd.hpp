@@ -1,6 +1,9 @@
 // SIMD target selection for the copy kernels: chosen once (CPUID, or STRIDED_SIMD to force a
 // target), switchable for tests through set_simd().
 #pragma once
+#ifdef STRIDED_ISA_TU
+#error "a per-ISA translation unit (*_avx2.cpp, *_avx512.cpp) must not include this header: its inline functions and templates would be emitted as weak symbols compiled for that ISA (see scripts/check_isa_symbols.sh)"
+#endif
 #include <atomic>
 #include <string>
 #include <vector>
