@@ -37,19 +37,15 @@ void minmax_run(const std::byte* p, std::int64_t n, std::int64_t st, I& mn, I& m
 #else
   (void)simd;
 #endif
-  I lo = mn, hi = mx;
   if (st == static_cast<std::int64_t>(sizeof(I))) {
-    for (std::int64_t j = 0; j < n; ++j) {
-      const I v = load<I>(p + j * static_cast<std::int64_t>(sizeof(I)));
-      lo = v < lo ? v : lo;
-      hi = v > hi ? v : hi;
-    }
-  } else {
-    for (std::int64_t j = 0; j < n; ++j) {
-      const I v = load<I>(p + j * st);
-      lo = v < lo ? v : lo;
-      hi = v > hi ? v : hi;
-    }
+    minmax_body<I>(p, n, mn, mx);
+    return;
+  }
+  I lo = mn, hi = mx;
+  for (std::int64_t j = 0; j < n; ++j) {
+    const I v = load<I>(p + j * st);
+    lo = v < lo ? v : lo;
+    hi = v > hi ? v : hi;
   }
   mn = lo;
   mx = hi;
