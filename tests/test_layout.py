@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import List
 
+import numpy as np
 import pytest
 
 import strided as sd
@@ -92,10 +93,31 @@ def test_long_buffer_is_truncated_and_wrapped() -> None:
     assert all(len(line) <= 60 for line in text.splitlines() if line.startswith(("offset", "stores")))
 
 
+def test_values_as_a_flat_sequence() -> None:
+    # describe(values="ABCDEF"): one label per logical element in row-major order, as a string,
+    # a list or a 1-d array, labels the same cells as the array of the tensor's shape.
+    d = sd.TensorDesc("float32", [2, 3], [5, 1], total_bytes=40)
+    want = _layout.describe(d, ABC_DEF)
+    assert rows(want)[1] == list("ABCxxDEFxx")
+    assert d.describe(values="ABCDEF") == want
+    assert _layout.describe(d, list("ABCDEF")) == want
+    assert _layout.describe(d, np.array(list("ABCDEF"))) == want
+    assert rows(_layout.describe(d, range(6)))[1] == ["0", "1", "2", "x", "x", "3", "4", "5", "x", "x"]
+    s = sd.xla.Shape("f32", [2, 3], sd.xla.Layout([0, 1], [3, 5]))
+    assert s.describe(values="abcdef") == s.describe(values=[list("abc"), list("def")])
+    assert rows(s.describe(values="abcdef"))[1] == list("ad0be0cf0000000")
+    with pytest.raises(ValueError, match="6 labels"):
+        d.describe(values="ABCDE")
+    with pytest.raises(ValueError, match="values"):
+        _layout.describe(d, np.zeros((3, 2)))  # the right count in the wrong shape stays an error
+
+
 def test_describe_errors() -> None:
     d = sd.TensorDesc("float32", [2, 3])
     with pytest.raises(ValueError, match="values"):
         _layout.describe(d, [1, 2, 3])
+    with pytest.raises(ValueError, match="values"):
+        _layout.describe(d, "ABCDEFG")
     with pytest.raises(ValueError, match="max_cells"):
         _layout.describe(d, max_cells=0)
 

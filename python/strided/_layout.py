@@ -66,6 +66,22 @@ def _coord_text(c: Sequence[Optional[int]]) -> str:
     return "(" + ",".join("*" if v is None else str(v) for v in c) + ")"
 
 
+def _values_grid(values: Any, sizes: Sequence[int]) -> Optional[np.ndarray]:
+    """``values`` as an array of the logical shape: an array of that shape, or a flat sequence of
+    one label per element in row-major order (a string gives one character each: "ABCDEF")."""
+    if values is None:
+        return None
+    shape = tuple(sizes)
+    count = int(np.prod(shape)) if shape else 1
+    vals = np.asarray(list(values) if isinstance(values, str) else values)
+    if vals.shape == shape:
+        return vals
+    if vals.ndim == 1 and vals.size == count:
+        return vals.reshape(shape)
+    raise ValueError(f"values: shape {vals.shape} must equal the tensor's sizes {shape}, or be a flat "
+                     f"sequence (or string) of {count} labels in row-major order")
+
+
 def _build_map(
     sizes: Sequence[int],
     strides: Sequence[int],
@@ -79,11 +95,7 @@ def _build_map(
     if max_cells < 1:
         raise ValueError(f"max_cells: must be at least 1, got {max_cells}")
     n = len(sizes)
-    vals: Optional[np.ndarray] = None
-    if values is not None:
-        vals = np.asarray(values)
-        if vals.shape != tuple(sizes):
-            raise ValueError(f"values: shape {vals.shape} must equal the tensor's sizes {tuple(sizes)}")
+    vals = _values_grid(values, sizes)
     limit = min(buffer_elements, max_cells)
     # A stride-0 dimension of size > 1 is drawn as '*' rather than enumerated.
     bcast = [sizes[d] > 1 and strides[d] == 0 for d in range(n)]
@@ -139,9 +151,10 @@ def memory_map(desc: Any, values: Any = None, *, max_cells: int = DEFAULT_MAX_CE
     """The memory map of a ``TensorDesc``: what each of the first ``max_cells`` buffer elements holds.
 
     The buffer is ``total_bytes // itemsize`` elements long (padding to ``total_bytes``
-    included). ``values``: an array of the tensor's logical shape whose entries label the cells
-    instead of coordinates (as the vendor pages draw letters). Raises ValueError when
-    ``values`` has the wrong shape or ``max_cells`` < 1.
+    included). ``values``: labels for the cells instead of coordinates (as the vendor pages draw
+    letters): an array of the tensor's logical shape, or a flat sequence of one label per
+    element in row-major order (a string is one label per character, ``values="ABCDEF"``).
+    Raises ValueError when ``values`` is neither or ``max_cells`` < 1.
     """
     sizes = [int(s) for s in desc.sizes]
     strides = [int(s) for s in desc.strides]
@@ -236,13 +249,15 @@ def describe(desc: Any, values: Any = None, *, max_cells: int = DEFAULT_MAX_CELL
     """The memory map of a ``TensorDesc`` as text: a row of buffer offsets (in elements) over
     the logical coordinates stored at each, padding as ``x``, broadcast dimensions as ``*``.
 
-    >>> print(TensorDesc("float32", [2, 3], [5, 1], total_bytes=40).describe(values=[list("ABC"), list("DEF")]))
+    >>> print(TensorDesc("float32", [2, 3], [5, 1], total_bytes=40).describe(values="ABCDEF"))
     FLOAT32 sizes (2, 3) strides (5, 1): 10 elements (40 bytes) hold 6 logical elements
     offset  0  1  2  3  4  5  6  7  8  9
     stores  A  B  C  x  x  D  E  F  x  x
     x = padding (no element)
 
-    Raises ValueError when ``values`` does not have the tensor's shape.
+    ``values``: one label per logical element, in row-major order (``"ABCDEF"``, a list) or as
+    an array of the tensor's shape (``[list("ABC"), list("DEF")]``). Raises ValueError when
+    ``values`` is neither.
     """
     return _render(memory_map(desc, values, max_cells=max_cells), width)
 
@@ -251,7 +266,8 @@ def describe_shape(shape: Any, values: Any = None, *, max_cells: int = DEFAULT_M
     """The memory map of an ``xla.Shape`` as text (for ``xla.Shape.describe``); padding cells
     show the padding value, as XLA's documentation draws ``a d 0 b e 0 c f 0 0 0 0 0 0 0``.
 
-    Raises ValueError on an invalid layout or when ``values`` does not have the shape's dimensions.
+    ``values`` as for ``describe``. Raises ValueError on an invalid layout or when ``values`` has
+    neither the shape's dimensions nor one label per element.
     """
     return _render(shape_memory_map(shape, values, max_cells=max_cells), width)
 
