@@ -1,8 +1,9 @@
 """What a C++ user of the source tree meets: the public headers (self-contained, C++17 with one clear
-message for older modes, no comments pointing outside the project).
+message for older modes, no comments pointing outside the project) and what a plain CMake
+configure builds (the library, not the tests).
 
-These tests need the source tree (csrc/, CMakeLists.txt) and a C++ compiler; they skip when run
-against an installation without them.
+These tests need the source tree (csrc/, CMakeLists.txt) and a C++ compiler or CMake; they skip
+when run against an installation without them.
 """
 
 from __future__ import annotations
@@ -88,3 +89,62 @@ def test_no_reference_outside_the_project() -> None:
     hits = [f"{f.relative_to(ROOT)}:{i}: {ln.strip()}" for f in files
             for i, ln in enumerate(f.read_text(encoding="utf-8").splitlines(), 1) if bad.search(ln)]
     assert not hits, "\n".join(hits)
+
+
+# ---------------------------------------------------------------- what a plain CMake build builds
+
+CMAKE = shutil.which("cmake")
+needs_cmake = pytest.mark.skipif(CMAKE is None, reason="cmake not found")
+
+
+def configure(src: Path, build: Path, *args: str) -> str:
+    """Configure only (no build); returns CMakeCache.txt."""
+    gen = ["-G", "Ninja"] if shutil.which("ninja") else []
+    r = subprocess.run([str(CMAKE), "-S", str(src), "-B", str(build), *gen, "-DSTRIDED_BUILD_PYTHON=OFF", *args],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return (build / "CMakeCache.txt").read_text(encoding="utf-8")
+
+
+def cache_bool(cache: str, name: str) -> bool:
+    m = re.search(rf"^{name}:BOOL=(\w+)$", cache, re.M)
+    assert m, f"{name} not in the cache"
+    return m.group(1).upper() in ("ON", "1", "TRUE", "YES")
+
+
+def ctest_names(build: Path) -> List[str]:
+    r = subprocess.run([str(Path(str(CMAKE)).with_name("ctest")), "--test-dir", str(build), "-N"],
+                       capture_output=True, text=True, timeout=120)
+    return re.findall(r"Test\s+#\d+:\s+(\S+)", r.stdout)
+
+
+@needs_source
+@needs_cmake
+def test_plain_configure_builds_no_tests(tmp_path: Path) -> None:
+    # `cmake -S . -B b && cmake --build b && cmake --install b`: the library and its package only.
+    cache = configure(ROOT, tmp_path / "plain")
+    assert not cache_bool(cache, "STRIDED_BUILD_TESTS")
+    # ctest in that build fails and says how to get the tests (instead of "No tests were found").
+    assert ctest_names(tmp_path / "plain") == ["strided_tests_not_built"]
+    text = (tmp_path / "plain" / "strided_tests_not_built.cmake").read_text(encoding="utf-8")
+    assert "-DSTRIDED_BUILD_TESTS=ON" in text
+    # Asked for: -DSTRIDED_BUILD_TESTS=ON, or CTest's BUILD_TESTING=ON at the top level.
+    for flag in ["-DSTRIDED_BUILD_TESTS=ON", "-DBUILD_TESTING=ON"]:
+        build = tmp_path / flag.strip("-D").split("=")[0]
+        assert cache_bool(configure(ROOT, build, flag), "STRIDED_BUILD_TESTS")
+        assert "test_engine" in ctest_names(build)
+
+
+@needs_source
+@needs_cmake
+def test_subproject_builds_no_tests(tmp_path: Path) -> None:
+    # A parent that enables its own testing (include(CTest): BUILD_TESTING=ON) does not get ours.
+    parent = tmp_path / "parent"
+    parent.mkdir()
+    (parent / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.18)\nproject(parent LANGUAGES CXX)\ninclude(CTest)\n"
+        f'add_subdirectory("{ROOT.as_posix()}" strided)\n', encoding="utf-8")
+    cache = configure(parent, tmp_path / "build")
+    assert cache_bool(cache, "BUILD_TESTING")
+    assert not cache_bool(cache, "STRIDED_BUILD_TESTS")
+    assert ctest_names(tmp_path / "build") == []
