@@ -14,7 +14,7 @@ start=$(date +%s)
 # -O1 -g1 (line tables for the reports): compiles much faster than RelWithDebInfo and is what
 # the sanitizers' own docs recommend for useful stacks.
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-  -DSTRIDED_SANITIZE=ON -DSTRIDED_WERROR=ON \
+  -DSTRIDED_SANITIZE=ON -DSTRIDED_WERROR=ON -DSTRIDED_BUILD_TESTS=ON \
   -DSTRIDED_BUILD_FUZZERS=ON >/dev/null
 cmake --build "$BUILD" -j"${BUILD_JOBS:-2}"
 built=$(date +%s)

@@ -110,6 +110,18 @@ def test_level_forms(level) -> None:
     assert d.min_feature_level == FL.FL_2_1
 
 
+def test_level_prints_as_its_name() -> None:
+    # IntEnum's str() is int's on Python 3.11+: print(op.min_feature_level) showed 8448.
+    lvl = sd.Slice1Desc(X44, O22, [0, 0, 0, 1], [1, 1, 4, 3], [1, 1, -2, 2]).min_feature_level
+    assert str(lvl) == "FL_2_1" and f"{lvl}" == "FL_2_1" and "{}".format(lvl) == "FL_2_1"
+    assert all(str(m) == m.name for m in FL)
+    # Still DirectML's integers: value, int(), ordering, numeric format specs, repr, round trip.
+    assert isinstance(lvl, int) and lvl == 0x2100 and int(lvl) == 8448 and FL.FL_1_0 < lvl < FL.FL_6_4
+    assert f"{lvl:#x}" == "0x2100" and f"{lvl:d}" == "8448"
+    assert repr(lvl) == "<FeatureLevel.FL_2_1: 8448>"
+    assert FL.parse(str(lvl)) is lvl
+
+
 @pytest.mark.parametrize("level, exc", [(0x1234, sd.ValidationError), ("9_9", sd.ValidationError),
                                         (-1, sd.ValidationError), (2.1, TypeError), (True, TypeError)])
 def test_bad_levels(level, exc) -> None:

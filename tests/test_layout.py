@@ -3,8 +3,13 @@
 
 from __future__ import annotations
 
-from typing import List
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, List
 
+import numpy as np
 import pytest
 
 import strided as sd
@@ -92,10 +97,31 @@ def test_long_buffer_is_truncated_and_wrapped() -> None:
     assert all(len(line) <= 60 for line in text.splitlines() if line.startswith(("offset", "stores")))
 
 
+def test_values_as_a_flat_sequence() -> None:
+    # describe(values="ABCDEF"): one label per logical element in row-major order, as a string,
+    # a list or a 1-d array, labels the same cells as the array of the tensor's shape.
+    d = sd.TensorDesc("float32", [2, 3], [5, 1], total_bytes=40)
+    want = _layout.describe(d, ABC_DEF)
+    assert rows(want)[1] == list("ABCxxDEFxx")
+    assert d.describe(values="ABCDEF") == want
+    assert _layout.describe(d, list("ABCDEF")) == want
+    assert _layout.describe(d, np.array(list("ABCDEF"))) == want
+    assert rows(_layout.describe(d, range(6)))[1] == ["0", "1", "2", "x", "x", "3", "4", "5", "x", "x"]
+    s = sd.xla.Shape("f32", [2, 3], sd.xla.Layout([0, 1], [3, 5]))
+    assert s.describe(values="abcdef") == s.describe(values=[list("abc"), list("def")])
+    assert rows(s.describe(values="abcdef"))[1] == list("ad0be0cf0000000")
+    with pytest.raises(ValueError, match="6 labels"):
+        d.describe(values="ABCDE")
+    with pytest.raises(ValueError, match="values"):
+        _layout.describe(d, np.zeros((3, 2)))  # the right count in the wrong shape stays an error
+
+
 def test_describe_errors() -> None:
     d = sd.TensorDesc("float32", [2, 3])
     with pytest.raises(ValueError, match="values"):
         _layout.describe(d, [1, 2, 3])
+    with pytest.raises(ValueError, match="values"):
+        _layout.describe(d, "ABCDEFG")
     with pytest.raises(ValueError, match="max_cells"):
         _layout.describe(d, max_cells=0)
 
@@ -137,17 +163,115 @@ def test_xla_scalar() -> None:
 
 # ---------------------------------------------------------------- plot_layout
 
+def _texts(fig: Any, gid: str) -> List[Any]:
+    return [t for t in fig.axes[0].texts if t.get_gid() == gid]
+
+
 def test_plot_layout_draws_every_cell() -> None:
     pytest.importorskip("matplotlib", reason="plot_layout is optional: needs matplotlib (strided[plot])")
     d = sd.TensorDesc("float32", [2, 3], [5, 1], total_bytes=40)
     fig = _layout.plot_layout(d, ABC_DEF)
     ax = fig.axes[0]
-    texts = [t.get_text() for t in ax.texts]
-    assert texts[0::2] == list("ABCxxDEFxx")  # box labels, in offset order
-    assert texts[1::2] == [str(i) for i in range(10)]  # offsets above the boxes
-    assert len(ax.patches) == 2 * 10  # a filled box and its border per cell
+    assert [t.get_text() for t in _texts(fig, "label")] == list("ABCxxDEFxx")  # box labels, in offset order
+    assert [t.get_text() for t in _texts(fig, "offset")] == [str(i) for i in range(10)]  # each box's offset
+    # Rows of the layout's pitch (5): offsets are row start + column.
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["+0", "+1", "+2", "+3", "+4"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["0", "5"]
+    assert [len(c.get_paths()) for c in ax.collections] == [6, 4, 10]  # elements, padding, borders
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert len(legend) == 2 and legend[0].startswith("element") and legend[1].startswith("padding")
     s = sd.xla.Shape("f32", [2, 3], sd.xla.Layout([0, 1], [3, 5]))
-    assert len(_layout.plot_layout(s).axes[0].patches) == 2 * 15
+    fig = _layout.plot_layout(s, "abcdef")
+    assert [t.get_text() for t in _texts(fig, "label")] == list("ad0be0cf0000000")
+    assert len(fig.axes[0].get_xticklabels()) == 3  # column-major, padded to 3: rows of 3
+    assert "ZERO_PAD" in fig.axes[0].get_legend().get_texts()[1].get_text()
+
+
+@pytest.mark.parametrize("sizes, strides, n, want", [
+    ([16, 16], [16, 1], 256, 16),       # row-major: one tensor row per grid row
+    ([16, 16], [1, 16], 256, 16),       # column-major: one column per grid row
+    ([64, 64], [64, 1], 4096, 64),
+    ([2, 3], [5, 1], 10, 5),            # rows padded to 5: the padding lines up
+    ([2, 3], [1, 2], 6, 2),             # no pitch gives a landscape grid: the widest
+    ([2, 2, 3], [6, 3, 1], 12, 6),      # the narrowest pitch with rows <= columns
+    ([1, 4, 4, 3], [48, 12, 3, 1], 48, 12),
+    ([2, 3], [0, 1], 3, 3),             # broadcast: one short row
+    ([100], [1], 100, 10),              # no pitch: near square
+    ([1000, 1000], [1000, 1], 8192, 64),  # a pitch wider than 128: near square, at most 64
+])
+def test_plot_grid_columns(sizes: List[int], strides: List[int], n: int, want: int) -> None:
+    assert _layout._grid_columns(sizes, strides, n) == want
+
+
+def test_plot_layout_is_readable_up_to_64x64() -> None:
+    pytest.importorskip("matplotlib", reason="plot_layout needs matplotlib")
+    fig = _layout.plot_layout(sd.TensorDesc("float32", [16, 16]))
+    labels = _texts(fig, "label")
+    assert len(labels) == 256 and labels[17].get_text() == "(1,1)"
+    assert min(t.get_fontsize() for t in labels) >= 6  # "(15,15)" fits its box at a readable size
+    assert all(w <= 13 for w in fig.get_size_inches())
+    assert len(fig.axes[0].get_xticklabels()) == 16
+    # 64x64: every cell drawn (none cut off by a default max_cells), labels left out with a note.
+    fig = _layout.plot_layout(sd.TensorDesc("float32", [64, 64]))
+    ax = fig.axes[0]
+    assert len(ax.collections[-1].get_paths()) == 4096
+    assert not _texts(fig, "label") and "labels left out" in ax.get_title()
+    assert fig.get_size_inches()[0] <= 13.5
+    assert 1 <= len(ax.get_xticklabels()) <= 16 and 1 <= len(ax.get_yticklabels()) <= 32
+    # Short labels still fit at 64 columns.
+    fig = _layout.plot_layout(sd.TensorDesc("uint8", [64, 64]), values=[chr(65 + i % 26) for i in range(4096)])
+    assert len(_texts(fig, "label")) == 4096
+    # More than max_cells: the rest is named, not drawn.
+    fig = _layout.plot_layout(sd.TensorDesc("float32", [16, 16]), max_cells=20, columns=8)
+    assert len(fig.axes[0].collections[-1].get_paths()) == 20 and "236 more element(s)" in fig.axes[0].get_title()
+
+
+def test_plot_layout_saves_png_and_svg(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="plot_layout needs matplotlib")
+    d = sd.TensorDesc("float32", [4, 4], [5, 1], total_bytes=80)
+    png, svg = tmp_path / "layout.png", tmp_path / "layout.svg"
+    fig = _layout.plot_layout(d, path=png)  # a Path
+    assert fig is not None and png.stat().st_size > 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    sd.plot_layout(d, values="ABCDEFGHIJKLMNOP", path=str(svg))  # a str
+    text = svg.read_text(encoding="utf-8")
+    assert svg.stat().st_size > 0 and "<svg" in text
+
+
+def test_plot_layout_arguments() -> None:
+    pytest.importorskip("matplotlib", reason="plot_layout needs matplotlib")
+    from matplotlib.figure import Figure
+
+    d = sd.TensorDesc("float32", [4, 4])
+    fig = _layout.plot_layout(d, columns=8)
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["0", "8"]
+    with pytest.raises(ValueError, match="columns"):
+        _layout.plot_layout(d, columns=0)
+    with pytest.raises(TypeError, match="columns"):
+        _layout.plot_layout(d, columns=2.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_cells"):
+        _layout.plot_layout(d, max_cells=0)
+    # Into the caller's axes: that figure comes back, nothing else is made.
+    own = Figure()
+    ax = own.add_subplot(1, 2, 2)
+    assert _layout.plot_layout(d, [list("abcd")] * 4, ax=ax) is own
+    assert [t.get_text() for t in ax.texts if t.get_gid() == "label"][:5] == list("abcda")
+
+
+def test_matplotlib_only_imported_when_plotting() -> None:
+    pytest.importorskip("matplotlib", reason="plot_layout needs matplotlib")
+    code = (
+        "import sys, strided as sd\n"
+        "d = sd.TensorDesc('float32', [2, 3])\n"
+        "d.describe(); sd.xla.Shape.parse('f32[2,3]{0,1}').describe()\n"
+        "assert not [m for m in sys.modules if m.startswith('matplotlib')], 'imported too early'\n"
+        "sd.plot_layout(d)\n"
+        "assert 'matplotlib' in sys.modules\n"
+        "assert 'matplotlib.pyplot' not in sys.modules  # a Figure, no GUI backend\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in [os.path.dirname(os.path.dirname(sd.__file__)),
+                                                                   os.environ.get("PYTHONPATH", "")] if p))
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=300)
 
 
 def test_plot_layout_without_matplotlib(monkeypatch: pytest.MonkeyPatch) -> None:

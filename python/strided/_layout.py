@@ -13,6 +13,9 @@ coordinates sharing one element (overlapping strides) are joined with ``/``.
 
 from __future__ import annotations
 
+import math
+import os
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -66,6 +69,22 @@ def _coord_text(c: Sequence[Optional[int]]) -> str:
     return "(" + ",".join("*" if v is None else str(v) for v in c) + ")"
 
 
+def _values_grid(values: Any, sizes: Sequence[int]) -> Optional[np.ndarray]:
+    """``values`` as an array of the logical shape: an array of that shape, or a flat sequence of
+    one label per element in row-major order (a string gives one character each: "ABCDEF")."""
+    if values is None:
+        return None
+    shape = tuple(sizes)
+    count = int(np.prod(shape)) if shape else 1
+    vals = np.asarray(list(values) if isinstance(values, str) else values)
+    if vals.shape == shape:
+        return vals
+    if vals.ndim == 1 and vals.size == count:
+        return vals.reshape(shape)
+    raise ValueError(f"values: shape {vals.shape} must equal the tensor's sizes {shape}, or be a flat "
+                     f"sequence (or string) of {count} labels in row-major order")
+
+
 def _build_map(
     sizes: Sequence[int],
     strides: Sequence[int],
@@ -79,11 +98,7 @@ def _build_map(
     if max_cells < 1:
         raise ValueError(f"max_cells: must be at least 1, got {max_cells}")
     n = len(sizes)
-    vals: Optional[np.ndarray] = None
-    if values is not None:
-        vals = np.asarray(values)
-        if vals.shape != tuple(sizes):
-            raise ValueError(f"values: shape {vals.shape} must equal the tensor's sizes {tuple(sizes)}")
+    vals = _values_grid(values, sizes)
     limit = min(buffer_elements, max_cells)
     # A stride-0 dimension of size > 1 is drawn as '*' rather than enumerated.
     bcast = [sizes[d] > 1 and strides[d] == 0 for d in range(n)]
@@ -139,9 +154,10 @@ def memory_map(desc: Any, values: Any = None, *, max_cells: int = DEFAULT_MAX_CE
     """The memory map of a ``TensorDesc``: what each of the first ``max_cells`` buffer elements holds.
 
     The buffer is ``total_bytes // itemsize`` elements long (padding to ``total_bytes``
-    included). ``values``: an array of the tensor's logical shape whose entries label the cells
-    instead of coordinates (as the vendor pages draw letters). Raises ValueError when
-    ``values`` has the wrong shape or ``max_cells`` < 1.
+    included). ``values``: labels for the cells instead of coordinates (as the vendor pages draw
+    letters): an array of the tensor's logical shape, or a flat sequence of one label per
+    element in row-major order (a string is one label per character, ``values="ABCDEF"``).
+    Raises ValueError when ``values`` is neither or ``max_cells`` < 1.
     """
     sizes = [int(s) for s in desc.sizes]
     strides = [int(s) for s in desc.strides]
@@ -236,13 +252,15 @@ def describe(desc: Any, values: Any = None, *, max_cells: int = DEFAULT_MAX_CELL
     """The memory map of a ``TensorDesc`` as text: a row of buffer offsets (in elements) over
     the logical coordinates stored at each, padding as ``x``, broadcast dimensions as ``*``.
 
-    >>> print(TensorDesc("float32", [2, 3], [5, 1], total_bytes=40).describe(values=[list("ABC"), list("DEF")]))
+    >>> print(TensorDesc("float32", [2, 3], [5, 1], total_bytes=40).describe(values="ABCDEF"))
     FLOAT32 sizes (2, 3) strides (5, 1): 10 elements (40 bytes) hold 6 logical elements
     offset  0  1  2  3  4  5  6  7  8  9
     stores  A  B  C  x  x  D  E  F  x  x
     x = padding (no element)
 
-    Raises ValueError when ``values`` does not have the tensor's shape.
+    ``values``: one label per logical element, in row-major order (``"ABCDEF"``, a list) or as
+    an array of the tensor's shape (``[list("ABC"), list("DEF")]``). Raises ValueError when
+    ``values`` is neither.
     """
     return _render(memory_map(desc, values, max_cells=max_cells), width)
 
@@ -251,51 +269,210 @@ def describe_shape(shape: Any, values: Any = None, *, max_cells: int = DEFAULT_M
     """The memory map of an ``xla.Shape`` as text (for ``xla.Shape.describe``); padding cells
     show the padding value, as XLA's documentation draws ``a d 0 b e 0 c f 0 0 0 0 0 0 0``.
 
-    Raises ValueError on an invalid layout or when ``values`` does not have the shape's dimensions.
+    ``values`` as for ``describe``. Raises ValueError on an invalid layout or when ``values`` has
+    neither the shape's dimensions nor one label per element.
     """
     return _render(shape_memory_map(shape, values, max_cells=max_cells), width)
 
 
+#: Cells plot_layout draws by default: a 64x64 tensor, with room for padding.
+DEFAULT_PLOT_CELLS = 8192
+# The widest grid plot_layout picks by itself (``columns=`` may ask for more).
+_PLOT_MAX_COLUMNS = 128
 _KIND_COLOURS = {"element": "#cfe2f3", "broadcast": "#f9cb9c", "overlap": "#ea9999", "padding": "#eeeeee"}
+# Element cells shade from light to dark along the logical (row-major) order, so a layout's walk
+# through the tensor shows even where the cells are too small for labels.
+_ELEMENT_LIGHT = (0.89, 0.94, 0.98)
+_ELEMENT_DARK = (0.42, 0.65, 0.86)
 
 
-def plot_layout(desc: Any, values: Any = None, *, max_cells: int = DEFAULT_MAX_CELLS, ax: Any = None) -> Any:
+def _grid_columns(sizes: Sequence[int], strides: Sequence[int], n: int) -> int:
+    """How many buffer elements one row of the plot shows: a stride of the layout (the row pitch,
+    so padding lines up in columns), the narrowest one that gives at most as many rows as columns,
+    else the widest one; without a usable stride a near-square grid."""
+    cands = sorted({int(st) for sz, st in zip(sizes, strides) if sz > 1 and 1 < st <= _PLOT_MAX_COLUMNS})
+    for w in cands:
+        if -(-n // w) <= w:
+            return w
+    if cands:
+        return cands[-1]
+    return n if n <= 32 else min(64, math.isqrt(n - 1) + 1)
+
+
+def _logical_index(cell: Cell, sizes: Sequence[int]) -> int:
+    """Row-major position of an element cell's coordinate (broadcast dimensions as 0)."""
+    index = 0
+    for v, s in zip(cell.coords[0], sizes):
+        index = index * s + int(v or 0)
+    return index
+
+
+def _shade(t: float) -> Tuple[float, float, float]:
+    """An element's colour at ``t`` in [0, 1] along the logical order shown."""
+    r, g, b = (a + (z - a) * t for a, z in zip(_ELEMENT_LIGHT, _ELEMENT_DARK))
+    return (r, g, b)
+
+
+def _tick_step(n: int, most: int) -> int:
+    step = 1
+    while -(-n // step) > most:
+        step *= 2
+    return step
+
+
+def plot_layout(
+    desc: Any,
+    values: Any = None,
+    *,
+    max_cells: int = DEFAULT_PLOT_CELLS,
+    ax: Any = None,
+    columns: Optional[int] = None,
+    path: Any = None,
+    dpi: int = 150,
+) -> Any:
     """Draw the memory map of a ``TensorDesc`` or an ``xla.Shape`` with matplotlib.
 
-    One box per buffer element, its offset above it, what it stores inside; padding grey and
-    hatched, broadcast cells orange, shared cells red. Draws into ``ax`` when given, else into a
-    new ``matplotlib.figure.Figure``; returns the figure. Raises ImportError when matplotlib is
-    not installed (``pip install matplotlib`` or ``strided[plot]``).
+    The buffer's first ``max_cells`` elements (default 8192: a 64x64 tensor with room for
+    padding) as a grid of boxes, ``columns`` per row (default: the layout's row pitch, e.g. 16
+    for a 16x16 row-major tensor, 5 for rows of 3 padded to 5); offsets are ``row start +
+    column`` (the axis labels; maps of up to 128 boxes also show each box's). Each box shows what it stores
+    (coordinates, or ``values`` as for ``describe``) when the label fits; a legend explains the
+    colours: elements shade from light to dark in logical (row-major) order, broadcast cells
+    orange, shared cells red, padding grey and hatched.
+
+    Draws into ``ax`` when given, else into a new ``matplotlib.figure.Figure`` (no pyplot, no
+    window); returns the figure. ``path``: also save it there, the format from the suffix
+    (``.png``, ``.svg``, ``.pdf``) at ``dpi`` for raster formats. matplotlib is imported only
+    here; raises ImportError when it is not installed (``pip install matplotlib`` or
+    the ``plot`` extra), ValueError for ``columns`` < 1 or a ``max_cells`` < 1.
     """
     try:
+        from matplotlib.collections import PatchCollection
         from matplotlib.figure import Figure
-        from matplotlib.patches import Rectangle
+        from matplotlib.patches import Patch, Rectangle
     except ImportError as e:
-        raise ImportError("strided.plot_layout needs matplotlib: pip install matplotlib (or 'strided[plot]')") from e
+        raise ImportError("strided.plot_layout needs matplotlib: pip install matplotlib "
+                          "(or the 'plot' extra: pip install '.[plot]')") from e
     is_shape = hasattr(desc, "layout") and hasattr(desc, "dimensions")
-    m = shape_memory_map(desc, values, max_cells=max_cells) if is_shape else memory_map(desc, values, max_cells=max_cells)
+    if is_shape:
+        m = shape_memory_map(desc, values, max_cells=max_cells)
+        sizes, strides, _, _ = _shape_layout(desc)
+    else:
+        m = memory_map(desc, values, max_cells=max_cells)
+        sizes, strides = [int(s) for s in desc.sizes], [int(s) for s in desc.strides]
     n = len(m.cells)
-    box_w = max(1.0, max((len(c.label) for c in m.cells), default=1) * 0.14 + 0.3)
-    if ax is None:
-        fig = Figure(figsize=(min(0.25 + n * box_w * 0.55, 40.0), 1.8))
-        ax = fig.add_subplot(1, 1, 1)
+    if columns is None:
+        cols = _grid_columns(sizes, strides, n)
+    else:
+        cols = _core._to_int(columns, "columns")
+        if cols < 1:
+            raise ValueError(f"columns: must be at least 1, got {cols}")
+    cols = max(1, min(cols, n))
+    rows = -(-n // cols)
+
+    kinds = [k for k in ("element", "broadcast", "overlap", "padding") if any(c.kind == k for c in m.cells)]
+    handles = []
+    for k in kinds:
+        if k == "element":
+            handles.append(Patch(facecolor=_shade(0.5), edgecolor="black",
+                                 label="element (light to dark: logical row-major order)"))
+        elif k == "broadcast":
+            handles.append(Patch(facecolor=_KIND_COLOURS[k], edgecolor="black",
+                                 label="broadcast, stride-0 dimension (*)"))
+        elif k == "overlap":
+            handles.append(Patch(facecolor=_KIND_COLOURS[k], edgecolor="black",
+                                 label="shared by several coordinates"))
+        else:
+            handles.append(Patch(facecolor=_KIND_COLOURS[k], edgecolor="#999999", hatch="///",
+                                 label=f"{m.pad_meaning}: {m.pad_mark}"))
+
+    # Box size in inches: at most 0.6, the grid at most 12 wide and 36 tall (a caller's axes:
+    # what fits in them).
+    own_axes = ax is None
+    if own_axes:
+        cell_in = min(0.6, 12.0 / cols, max(36.0 / rows, 0.04))
+    else:
+        pos = ax.get_position()
+        fw, fh = ax.figure.get_size_inches()
+        cell_in = min(pos.width * fw / cols, pos.height * fh / rows)
+    cell_pt = cell_in * 72.0
+    # Labels: as large as fits the box (both ways), up to 10 pt; none below 4.5 pt. A shared
+    # cell's coordinates go one per line.
+    texts = [c.label.replace("/", "\n") if c.kind == "overlap" else c.label for c in m.cells]
+    longest = max((len(part) for t in texts for part in t.split("\n")), default=1)
+    most_lines = max((t.count("\n") + 1 for t in texts), default=1)
+    label_pt = min(10.0, cell_pt * 0.42, cell_pt * 0.86 / (0.62 * max(longest, 1)),
+                   cell_pt * 0.8 / (1.25 * most_lines))
+    notes = list(m.notes)
+    if label_pt < 4.5:
+        notes.append("(labels left out: boxes too small; shades show the order, axes the offsets)")
+    if m.truncated > 0:
+        notes.append(f"... {m.truncated} more element(s) not shown (max_cells={n})")
+
+    if own_axes:
+        fig_w = max(0.75 + cols * cell_in + 0.25, 4.0)
+    else:
+        fig_w = float(ax.figure.get_size_inches()[0])
+    title_lines = textwrap.wrap(m.title, max(30, int(fig_w * 72 / (9 * 0.62))))
+    for t in notes:
+        title_lines += textwrap.wrap(t, max(30, int(fig_w * 72 / (9 * 0.62))))
+    if own_axes:
+        legend_cols = max(1, min(len(kinds), int(fig_w // 3.4)))
+        legend_rows = -(-len(kinds) // legend_cols)
+        left, top, bottom = 0.75, 0.5 + 0.17 * len(title_lines), 0.3 + 0.22 * legend_rows
+        fig_h = top + rows * cell_in + bottom
+        fig = Figure(figsize=(fig_w, fig_h))
+        ax = fig.add_axes((left / fig_w, bottom / fig_h, cols * cell_in / fig_w, rows * cell_in / fig_h))
     else:
         fig = ax.figure
-    for i, c in enumerate(m.cells):
-        x = i * box_w
-        # Hatching in light grey (a hatch takes the edge colour), then a black border on top.
-        ax.add_patch(Rectangle((x, 0), box_w, 1, facecolor=_KIND_COLOURS[c.kind], edgecolor="#bbbbbb",
-                               hatch="//" if c.kind == "padding" else None, linewidth=0))
-        ax.add_patch(Rectangle((x, 0), box_w, 1, fill=False, edgecolor="black", linewidth=0.8))
-        ax.text(x + box_w / 2, 0.5, c.label, ha="center", va="center", fontsize=8, family="monospace")
-        ax.text(x + box_w / 2, 1.12, str(c.offset), ha="center", va="bottom", fontsize=7, color="dimgray")
-    if m.truncated > 0:
-        ax.text(n * box_w + 0.1, 0.5, f"... +{m.truncated}", ha="left", va="center", fontsize=8)
-    ax.set_xlim(-0.1, n * box_w + (1.5 if m.truncated > 0 else 0.1))
-    ax.set_ylim(-0.1, 1.5)
-    ax.set_aspect("auto")
-    ax.axis("off")
-    ax.set_title(m.title, fontsize=9)
+        legend_cols = 1
+
+    boxes = [Rectangle((i % cols, i // cols), 1, 1) for i in range(n)]
+    # Elements shade along the logical order of those shown (a truncated map spans its own range).
+    order = {i: _logical_index(c, sizes) for i, c in enumerate(m.cells) if c.kind == "element"}
+    lo, hi = (min(order.values()), max(order.values())) if order else (0, 0)
+    faces = [_shade((order[i] - lo) / max(hi - lo, 1)) if i in order else _KIND_COLOURS[c.kind]
+             for i, c in enumerate(m.cells)]
+    pads = [b for b, c in zip(boxes, m.cells) if c.kind == "padding"]
+    fills = [(b, f) for b, f, c in zip(boxes, faces, m.cells) if c.kind != "padding"]
+    if fills:
+        ax.add_collection(PatchCollection([b for b, _ in fills], facecolors=[f for _, f in fills], linewidths=0))
+    if pads:
+        ax.add_collection(PatchCollection(pads, facecolors=_KIND_COLOURS["padding"], edgecolors="#b0b0b0",
+                                          hatch="///" if cell_pt >= 9 else None, linewidths=0))
+    ax.add_collection(PatchCollection(boxes, facecolors="none", edgecolors="#404040" if cell_pt >= 12 else "white",
+                                      linewidths=min(0.8, max(0.2, cell_pt / 40))))
+    if label_pt >= 4.5:
+        for i, t in enumerate(texts):
+            ax.text(i % cols + 0.5, i // cols + 0.55, t, ha="center", va="center", fontsize=label_pt,
+                    family="monospace", gid="label", linespacing=1.1)
+    if cell_pt >= 30 and n <= 128:  # each box's own offset; bigger maps have the axes only
+        offset_pt = min(6.5, cell_pt * 0.17)
+        for i, c in enumerate(m.cells):
+            ax.text(i % cols + 0.06, i // cols + 0.06, str(c.offset), ha="left", va="top", fontsize=offset_pt,
+                    color="dimgray", gid="offset")
+
+    ax.set_xlim(0, cols)
+    ax.set_ylim(rows, 0)  # offset 0 top left, rows downwards
+    ax.set_aspect("equal" if own_axes else "auto")  # a caller's axes keep their own shape
+    for side in ("left", "right", "top", "bottom"):
+        ax.spines[side].set_visible(False)
+    xs = _tick_step(cols, 16)
+    ys = _tick_step(rows, 32)
+    ax.xaxis.tick_top()
+    ax.set_xticks([x + 0.5 for x in range(0, cols, xs)])
+    ax.set_xticklabels([f"+{x}" for x in range(0, cols, xs)], fontsize=7)
+    ax.set_yticks([y + 0.5 for y in range(0, rows, ys)])
+    ax.set_yticklabels([str(y * cols) for y in range(0, rows, ys)], fontsize=7)
+    ax.tick_params(length=0, pad=2)
+    ax.set_ylabel("offset of row start", fontsize=7)
+    ax.set_title("\n".join(title_lines), fontsize=9, pad=14)
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=legend_cols, fontsize=7.5,
+              frameon=False, borderaxespad=0.3, handlelength=1.6)
+    if path is not None:
+        # The figure's margins already hold the title and the legend: no "tight" pass (a second
+        # full draw). A caller's figure is saved as the caller laid it out.
+        fig.savefig(os.fspath(path), dpi=_core._to_int(dpi, "dpi"))
     return fig
 
 

@@ -1,5 +1,5 @@
 """Python conveniences on the C++ enums: DataType.itemsize / .numpy / .from_numpy,
-FeatureLevel.parse."""
+FeatureLevel.parse, and FeatureLevel's text ("FL_2_1", not the integer 8448)."""
 
 from __future__ import annotations
 
@@ -33,10 +33,24 @@ def _parse_level(cls: Any, level: Any) -> Any:
     return _core._to_level(level)
 
 
+def _level_str(self: Any) -> str:
+    # IntEnum's str() is int's on Python 3.11+ ("8448") and "FeatureLevel.FL_2_1" before: a level
+    # prints as its name on every version. repr() and int() are unchanged.
+    return str(self.name)
+
+
+def _level_format(self: Any, spec: str) -> str:
+    # f"{level}" agrees with str(); a format spec formats the value (f"{level:#x}" == "0x2100").
+    return _level_str(self) if not spec else format(int(self), spec)
+
+
 def install_enum_helpers() -> None:
     # setattr: the stub (_core/__init__.pyi) already declares these as the methods they become.
     dt = _core.DataType
     setattr(dt, "itemsize", property(_itemsize))
     setattr(dt, "numpy", property(_numpy))
     setattr(dt, "from_numpy", classmethod(_from_numpy))
-    setattr(_core.FeatureLevel, "parse", classmethod(_parse_level))
+    fl = _core.FeatureLevel
+    setattr(fl, "parse", classmethod(_parse_level))
+    setattr(fl, "__str__", _level_str)
+    setattr(fl, "__format__", _level_format)

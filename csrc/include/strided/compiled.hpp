@@ -1,5 +1,6 @@
 // strided: compiling a description into an execution plan and running it on buffers.
 #pragma once
+#include "strided/config.hpp"  // C++17 check first
 #include <cstddef>
 #include <memory>
 #include <vector>

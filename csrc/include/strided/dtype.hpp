@@ -1,5 +1,6 @@
 // strided: the eleven DirectML data types, generated from one X-macro list.
 #pragma once
+#include "strided/config.hpp"  // C++17 check first
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

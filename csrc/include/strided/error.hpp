@@ -1,6 +1,7 @@
 // strided: the exception hierarchy. Messages name the description, the field and the rule,
 // e.g. "Slice1Desc.strides[2]: stride must not be 0"; Python sees the same text.
 #pragma once
+#include "strided/config.hpp"  // C++17 check first
 #include <stdexcept>
 #include <string>
 

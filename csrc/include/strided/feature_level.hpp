@@ -1,5 +1,6 @@
 // strided: DirectML feature levels (DML_FEATURE_LEVEL values).
 #pragma once
+#include "strided/config.hpp"  // C++17 check first
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -1,6 +1,7 @@
 // strided: the ten DirectML data-movement operator descriptions (SPEC.md section 3), with
 // validation against DirectML's rules and feature levels (SPEC.md section 4).
 #pragma once
+#include "strided/config.hpp"  // C++17 check first
 #include <cstdint>
 #include <optional>
 #include <string>

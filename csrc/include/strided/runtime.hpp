@@ -1,5 +1,6 @@
 // strided: threads, SIMD targets and build information.
 #pragma once
+#include "strided/config.hpp"  // C++17 check first
 #include <map>
 #include <string>
 

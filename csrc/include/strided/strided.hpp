@@ -1,5 +1,7 @@
-// strided: umbrella header. See README.md and ../shared/API.md for the surface.
+// strided: umbrella header, the whole public API. See README.md (Quickstart (C++), C++) for
+// an overview; every function is documented in its own header here.
 #pragma once
+#include "strided/config.hpp"  // C++17 check first
 #include "strided/compiled.hpp"
 #include "strided/dtype.hpp"
 #include "strided/error.hpp"

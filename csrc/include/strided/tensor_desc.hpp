@@ -1,5 +1,6 @@
 // strided: DirectML's buffer tensor description (DML_BUFFER_TENSOR_DESC), SPEC.md section 2.
 #pragma once
+#include "strided/config.hpp"  // C++17 check first
 #include <cstdint>
 #include <string>
 #include <vector>

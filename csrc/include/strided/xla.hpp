@@ -3,6 +3,7 @@
 // XLA's rules, and every computation on a shape validates it first. All arithmetic is 64-bit and
 // overflow-checked (ValidationError, never a wrapped number).
 #pragma once
+#include "strided/config.hpp"  // C++17 check first
 #include <cstddef>
 #include <cstdint>
 #include <optional>

@@ -67,6 +67,8 @@ class FeatureLevel(enum.IntEnum):
     # Installed by strided._types at import.
     @classmethod
     def parse(cls, level: _LevelLike) -> FeatureLevel: ...
+    def __str__(self) -> str: ...  # the name, "FL_2_1" (not int's "8448")
+    def __format__(self, format_spec: str) -> str: ...
 
 class TensorDesc(metaclass=_pybind11_type):
     """DirectML's DML_BUFFER_TENSOR_DESC: how a tensor lies in a buffer. Immutable, hashable."""
