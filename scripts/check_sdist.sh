@@ -48,4 +48,7 @@ tar xzf "$SDIST" -C "$WORK/src"
 # From inside the unpacked sdist's tests folder: `import strided` must find the installed copy.
 cd "$WORK/src/$TOP"
 "$VENV/bin/python" -c "import strided, sys; p = strided.__file__; print('   strided from', p); sys.exit('$WORK/src' in p)"
-"$VENV/bin/python" -m pytest -q -p no:cacheprovider tests
+# The child-process suites (thread teams, index races, fork and RSS probes) exercise the engine,
+# not the packaging, and already ran twice in CI (plain and sanitized): left out here for time.
+"$VENV/bin/python" -m pytest -q -p no:cacheprovider tests --ignore=tests/test_omp_teams.py \
+  --ignore=tests/test_races.py --ignore=tests/test_concurrency.py
