@@ -87,7 +87,21 @@ inline void stream_fence() noexcept {
 #endif
 }
 
-template <class I, class Op>
+/// The position of index value v. Trusted: v comes from the private copy that the narrowing
+/// check wrote after checking that very value (no other thread can reach it), so it is used as
+/// it is; otherwise it is checked here, at the read whose value is used (index_pos/read_index).
+template <bool Trusted, class I>
+inline std::uint64_t pos_at(I v, std::int64_t n) noexcept {
+  if constexpr (Trusted) return static_cast<std::uint64_t>(v);
+  else return index_pos(v, n);
+}
+template <bool Trusted, class I>
+inline std::int64_t read_at(I v, std::int64_t n) noexcept {
+  if constexpr (Trusted) return static_cast<std::int64_t>(v);
+  else return read_index(v, n);
+}
+
+template <class I, class Op, bool Trusted>
 void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte* upd, std::byte* out,
                    const std::byte* in, std::int64_t lo, std::int64_t hi) {
   using T = typename Op::type;
@@ -114,16 +128,16 @@ void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte*
         constexpr auto E = static_cast<std::int64_t>(sizeof(T));
         if (ai == static_cast<std::int64_t>(sizeof(I)) && au == E && ao == E) {  // dense lines
           for (std::int64_t k = 0; k < K; ++k) {
-            const std::uint64_t p = index_pos(load<I>(il + k * static_cast<std::int64_t>(sizeof(I))), N);
-            if (p >= uN) continue;  // changed by another thread after the check: skip, never stray
+            const std::uint64_t p = pos_at<Trusted>(load<I>(il + k * static_cast<std::int64_t>(sizeof(I))), N);
+            if (!Trusted && p >= uN) continue;  // changed by another thread after the check: skip, never stray
             std::byte* o = ol + static_cast<std::int64_t>(p) * E;
             store<T>(o, Op::apply(load<T>(o), load<T>(ul + k * E)));
           }
           continue;
         }
         for (std::int64_t k = 0; k < K; ++k) {
-          const std::uint64_t p = index_pos(load<I>(il + k * ai), N);
-          if (p >= uN) continue;
+          const std::uint64_t p = pos_at<Trusted>(load<I>(il + k * ai), N);
+          if (!Trusted && p >= uN) continue;
           std::byte* o = ol + static_cast<std::int64_t>(p) * ao;
           store<T>(o, Op::apply(load<T>(o), load<T>(ul + k * au)));
         }
@@ -148,8 +162,8 @@ void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte*
             prefetch_run(uk + kAhead * au, wd * ju);
           }
           for (std::int64_t j = 0; j < wd; ++j) {
-            const std::uint64_t p = index_pos(load<I>(ik + j * ji), N);
-            if (p >= uN) continue;
+            const std::uint64_t p = pos_at<Trusted>(load<I>(ik + j * ji), N);
+            if (!Trusted && p >= uN) continue;
             std::byte* o = s + (static_cast<std::int64_t>(p) * wd + j) * E;
             store<T>(o, Op::apply(load<T>(o), load<T>(uk + j * ju)));
           }
@@ -172,8 +186,8 @@ void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte*
         const std::byte* ik = ib + k * ai;
         const std::byte* uk = ub + k * au;
         for (std::int64_t j = jt; j < je; ++j) {
-          const std::uint64_t p = index_pos(load<I>(ik + j * ji), N);
-          if (p >= uN) continue;
+          const std::uint64_t p = pos_at<Trusted>(load<I>(ik + j * ji), N);
+          if (!Trusted && p >= uN) continue;
           std::byte* o = ob + static_cast<std::int64_t>(p) * ao + j * jo;
           store<T>(o, Op::apply(load<T>(o), load<T>(uk + j * ju)));
         }
@@ -182,7 +196,7 @@ void scatter_lines(const ElementsGeom& g, const std::byte* idx, const std::byte*
   });
 }
 
-template <class I, std::size_t W>
+template <class I, std::size_t W, bool Trusted>
 void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, const std::byte* in, std::int64_t lo,
                   std::int64_t hi, bool stream) {
   using T = uint_of_t<W>;
@@ -202,7 +216,7 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
         if (ai == static_cast<std::int64_t>(sizeof(I)) && ao == static_cast<std::int64_t>(W) &&
             an == static_cast<std::int64_t>(W)) {  // dense lines: constant strides, scaled addressing
           auto value = [&](std::int64_t k) {
-            return load<T>(nl + read_index(load<I>(il + k * static_cast<std::int64_t>(sizeof(I))), N) *
+            return load<T>(nl + read_at<Trusted>(load<I>(il + k * static_cast<std::int64_t>(sizeof(I))), N) *
                                     static_cast<std::int64_t>(W));
           };
           if (stream) {
@@ -212,7 +226,7 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
           }
           continue;
         }
-        for (std::int64_t k = 0; k < K; ++k) store<T>(ol + k * ao, load<T>(nl + read_index(load<I>(il + k * ai), N) * an));
+        for (std::int64_t k = 0; k < K; ++k) store<T>(ol + k * ao, load<T>(nl + read_at<Trusted>(load<I>(il + k * ai), N) * an));
       }
       return;
     }
@@ -231,11 +245,11 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
           }
           if (stream && jo == E) {
             for (std::int64_t j = 0; j < wd; ++j)
-              stream_store<T>(ok + j * E, load<T>(s + (read_index(load<I>(ik + j * ji), N) * wd + j) * E));
+              stream_store<T>(ok + j * E, load<T>(s + (read_at<Trusted>(load<I>(ik + j * ji), N) * wd + j) * E));
             continue;
           }
           for (std::int64_t j = 0; j < wd; ++j)
-            store<T>(ok + j * jo, load<T>(s + (read_index(load<I>(ik + j * ji), N) * wd + j) * E));
+            store<T>(ok + j * jo, load<T>(s + (read_at<Trusted>(load<I>(ik + j * ji), N) * wd + j) * E));
         }
       }
       return;
@@ -246,7 +260,7 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
         const std::byte* ik = ib + k * ai;
         std::byte* ok = ob + k * ao;
         for (std::int64_t j = jt; j < je; ++j)
-          store<T>(ok + j * jo, load<T>(nb + read_index(load<I>(ik + j * ji), N) * an + j * jn));
+          store<T>(ok + j * jo, load<T>(nb + read_at<Trusted>(load<I>(ik + j * ji), N) * an + j * jn));
       }
     }
   });
@@ -305,7 +319,7 @@ Narrow<Fn> make_narrow(const ElementsGeom& g, const IndexCheckSpec& c, MakeFn&& 
   r.g.idx_dtype = width == 2 ? DataType::UINT16 : DataType::UINT32;
   r.width = width;
   r.count = count;
-  r.fn = width == 2 ? make_fn(std::uint16_t{}) : make_fn(std::uint32_t{});
+  r.fn = width == 2 ? make_fn(std::uint16_t{}, std::true_type{}) : make_fn(std::uint32_t{}, std::true_type{});
   return r;
 }
 
@@ -394,21 +408,24 @@ class GatherElementsStep final : public Step {
 
 std::unique_ptr<const Step> make_scatter_elements_step(const ElementsGeom& g, ScatterReduction r,
                                                        IndexCheckSpec check) {
-  auto make_fn = [&](auto itag) {
+  auto make_fn = [&](auto itag, auto trusted) {
     using I = decltype(itag);
-    return dispatch_reduction(r, g.dtype, [&](auto op) -> ElemFn { return &scatter_lines<I, decltype(op)>; });
+    return dispatch_reduction(
+        r, g.dtype, [&](auto op) -> ElemFn { return &scatter_lines<I, decltype(op), decltype(trusted)::value>; });
   };
-  const ElemFn fn = dispatch_index(g.idx_dtype, make_fn);
+  const ElemFn fn = dispatch_index(g.idx_dtype, [&](auto itag) { return make_fn(itag, std::false_type{}); });
   auto nw = make_narrow<ElemFn>(g, check, make_fn);
   return std::make_unique<ScatterElementsStep>(g, fn, std::move(check), std::move(nw));
 }
 
 std::unique_ptr<const Step> make_gather_elements_step(const ElementsGeom& g, IndexCheckSpec check) {
-  auto make_fn = [&](auto itag) {
+  auto make_fn = [&](auto itag, auto trusted) {
     using I = decltype(itag);
-    return dispatch_width(itemsize(g.dtype), [&](auto w) -> GatherElemFn { return &gather_lines<I, decltype(w)::value>; });
+    return dispatch_width(itemsize(g.dtype), [&](auto w) -> GatherElemFn {
+      return &gather_lines<I, decltype(w)::value, decltype(trusted)::value>;
+    });
   };
-  const GatherElemFn fn = dispatch_index(g.idx_dtype, make_fn);
+  const GatherElemFn fn = dispatch_index(g.idx_dtype, [&](auto itag) { return make_fn(itag, std::false_type{}); });
   auto nw = make_narrow<GatherElemFn>(g, check, make_fn);
   return std::make_unique<GatherElementsStep>(g, fn, std::move(check), std::move(nw));
 }
