@@ -51,9 +51,9 @@ struct Arr {
 /// output), ValidationError (dtype without a DirectML type, more than 8 dimensions).
 Arr to_arr(pyb::handle h, const std::string& field, bool writable);
 bool is_empty(const Arr& x);
-/// Operator codes of the functional path.
-enum Code : int { IDENTITY = 0, SPLIT, JOIN, SLICE1, GATHER, GATHER_ELEMENTS, GATHER_ND, SCATTER, SCATTER_ND };
-/// Validates (first time per key), plans (cached) and runs operator `code` on arrays; releases the GIL.
+/// Validates (first time per key), plans (cached) and runs operator `code` (detail::op_code, the
+/// position in STRIDED_FOR_EACH_OP) on arrays with its functional parameters (ops/<op>.cpp from_call);
+/// releases the GIL.
 /// A 0-d array runs as shape (1,) (descriptions have 1 to 8 dimensions).
 void run_arrays(int code, const std::int64_t* params, std::size_t n_params, const Arr* ins, std::size_t n_in,
                 const Arr* outs, std::size_t n_out);

@@ -48,7 +48,7 @@ void register_engine(pyb::module_& m) {
         "Outputs of at least `bytes` use streaming stores (plans made afterwards: clear the plan cache).");
   m.def("_stream_threshold", &detail::stream_threshold);
   m.def("_set_index_narrow_threshold", &detail::index::set_narrow_threshold, pyb::arg("bytes"),
-        "ScatterElements/GatherElements indices of at least `bytes` are narrowed during the check; for tests.");
+        "Element-wise (axis) gather and scatter indices of at least `bytes` are narrowed during the check; for tests.");
   m.def("_index_narrow_threshold", &detail::index::narrow_threshold);
   m.def("_set_result_pool_limit", &set_result_pool_limit, pyb::arg("bytes"),
         "Result pool byte limit (0 turns it off and frees the idle blocks); for benchmarks and tests.");

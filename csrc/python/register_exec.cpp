@@ -9,7 +9,7 @@
 
 #include "bindings.hpp"
 #include "exec/program.hpp"
-#include "ops/lower.hpp"
+#include "ops/op.hpp"
 
 namespace strided::py {
 namespace {
@@ -21,8 +21,10 @@ using detail::View;
 template <std::size_t I = 0>
 AnyDesc to_any_desc_impl(pyb::handle h) {
   if constexpr (I == std::variant_size_v<AnyDesc>) {
-    throw pyb::type_error("compile.desc: expected an operator description (IdentityDesc, ..., ScatterNDDesc), got " +
-                          pyb::repr(h).cast<std::string>());
+    using First = std::variant_alternative_t<0, AnyDesc>;
+    using Last = std::variant_alternative_t<I - 1, AnyDesc>;
+    throw pyb::type_error(std::string("compile.desc: expected an operator description (") + First::name + ", ..., " +
+                          Last::name + "), got " + pyb::repr(h).cast<std::string>());
   } else {
     using D = std::variant_alternative_t<I, AnyDesc>;
     if (pyb::isinstance<D>(h)) return AnyDesc(h.cast<const D&>());
@@ -101,18 +103,6 @@ void execute_py(const CompiledOperator& op, pyb::handle inputs_obj, pyb::handle 
 
 // ---------------------------------------------------------------- functional path
 
-TensorDesc shape_desc(const Arr& x) {
-  return TensorDesc(x.dtype, std::vector<std::int64_t>(x.shape, x.shape + x.ndim));
-}
-
-// shape_desc with leading 1s up to `nd` dimensions (the index operators' descriptions need
-// equal dimension counts).
-TensorDesc padded_desc(const Arr& x, int nd) {
-  std::vector<std::int64_t> sizes(static_cast<std::size_t>(std::max(0, nd - x.ndim)), 1);
-  sizes.insert(sizes.end(), x.shape, x.shape + x.ndim);
-  return TensorDesc(x.dtype, sizes);
-}
-
 View view_of_array(const Arr& x, bool is_output, int idx) {
   View v;
   v.where = detail::Operand{is_output, idx, 0};
@@ -131,117 +121,22 @@ std::pair<std::int64_t, std::int64_t> extent_of(const Arr& x) {
   return {lo, hi + static_cast<std::int64_t>(itemsize(x.dtype))};
 }
 
-ScatterReduction reduction_of(std::int64_t r) {
-  if (r < 0 || r > 4) throw ValidationError("reduction: unknown reduction code " + std::to_string(r));
-  return static_cast<ScatterReduction>(r);
-}
-
-// Validate with packed descriptions of the same shapes (the rules are about shapes, dtypes and
-// parameters), then lower with the arrays' own strides.
+// The operator's description from the arrays' shapes (validated: the rules are about shapes,
+// dtypes and parameters), lowered with the arrays' own strides.
 std::shared_ptr<Program> build(int code, const std::vector<std::int64_t>& prm, const std::vector<Arr>& ins,
                                const std::vector<Arr>& outs) {
-  auto p = std::make_shared<Program>();
+  std::vector<detail::ArraySpec> si, so;
   std::vector<View> vi, vo;
-  for (std::size_t i = 0; i < ins.size(); ++i) vi.push_back(view_of_array(ins[i], false, static_cast<int>(i)));
+  for (std::size_t i = 0; i < ins.size(); ++i) {
+    si.push_back({ins[i].dtype, ins[i].ndim, ins[i].shape});
+    vi.push_back(view_of_array(ins[i], false, static_cast<int>(i)));
+  }
   for (std::size_t o = 0; o < outs.size(); ++o) {
+    so.push_back({outs[o].dtype, outs[o].ndim, outs[o].shape});
     vo.push_back(view_of_array(outs[o], true, static_cast<int>(o)));
-    p->out_regions.push_back(detail::region_of(vo.back()));
-    // SPEC 3.0 rule 3 within one output: a copy writes a stride-0 dimension's last coordinate
-    // (the planner keeps only that one); any other element shared by two coordinates would be
-    // a race between threads.
-    if (detail::may_overlap_itself(p->out_regions.back(), code <= SLICE1))
-      throw BufferError("outputs[" + std::to_string(o) + "]: the output's elements overlap each other (" +
-                        (code <= SLICE1 ? "overlapping strides" : "a stride 0 or overlapping strides") +
-                        "); every output element needs its own memory");
   }
-  auto need = [&](std::size_t n_in, std::size_t n_out, std::size_t n_prm) {
-    if ((n_in && ins.size() != n_in) || (n_out && outs.size() != n_out) || prm.size() < n_prm)
-      throw ValidationError("_run: wrong operand or parameter count for operator code " + std::to_string(code));
-  };
-  switch (code) {
-    case IDENTITY:
-      need(1, 1, 0);
-      validate(IdentityDesc{shape_desc(ins[0]), shape_desc(outs[0])});
-      detail::lower_identity(*p, vi[0], vo[0]);
-      break;
-    case SPLIT: {
-      need(1, 0, 1);
-      std::vector<TensorDesc> od;
-      for (const auto& o : outs) od.push_back(shape_desc(o));
-      validate(SplitDesc{shape_desc(ins[0]), od, prm[0]});
-      detail::lower_split(*p, vi[0], vo, static_cast<int>(prm[0]));
-      break;
-    }
-    case JOIN: {
-      need(0, 1, 1);
-      std::vector<TensorDesc> id;
-      for (const auto& i : ins) id.push_back(shape_desc(i));
-      validate(JoinDesc{id, shape_desc(outs[0]), prm[0]});
-      detail::lower_join(*p, vi, vo[0], static_cast<int>(prm[0]));
-      break;
-    }
-    case SLICE1: {
-      need(1, 1, 0);
-      const std::size_t n = static_cast<std::size_t>(ins[0].ndim);
-      if (prm.size() != 3 * n) throw ValidationError("slice: offsets, sizes and strides need one value per dimension");
-      std::vector<std::int64_t> off(prm.begin(), prm.begin() + static_cast<long>(n)),
-          sz(prm.begin() + static_cast<long>(n), prm.begin() + static_cast<long>(2 * n)),
-          st(prm.begin() + static_cast<long>(2 * n), prm.end());
-      validate(Slice1Desc{shape_desc(ins[0]), shape_desc(outs[0]), off, sz, st});
-      detail::lower_slice1(*p, vi[0], vo[0], off, sz, st);
-      break;
-    }
-    case GATHER: {
-      // params: axis (of x), index_dimensions (= indices.ndim). The description wants equal
-      // dimension counts, so it is validated with leading 1s added; the kernel takes the arrays'
-      // own shapes (numpy take: x.shape[:axis] + indices.shape + x.shape[axis+1:]).
-      need(2, 1, 2);
-      const int nd = std::max({ins[0].ndim, ins[1].ndim, outs[0].ndim});
-      const std::int64_t pad = nd - ins[0].ndim;
-      validate(GatherDesc{padded_desc(ins[0], nd), padded_desc(ins[1], nd), padded_desc(outs[0], nd), prm[0] + pad,
-                          prm[1]});
-      detail::lower_gather(*p, vi[0], vi[1], vo[0], static_cast<int>(prm[0]), static_cast<int>(prm[1]));
-      break;
-    }
-    case GATHER_ELEMENTS:
-      need(2, 1, 1);
-      validate(GatherElementsDesc{shape_desc(ins[0]), shape_desc(ins[1]), shape_desc(outs[0]), prm[0]});
-      detail::lower_gather_elements(*p, vi[0], vi[1], vo[0], static_cast<int>(prm[0]));
-      break;
-    case GATHER_ND: {
-      // params: input rank, indices rank, batch dims; validated padded like GATHER.
-      need(2, 1, 3);
-      const int nd = std::max({ins[0].ndim, ins[1].ndim, outs[0].ndim});
-      validate(GatherNDDesc{padded_desc(ins[0], nd), padded_desc(ins[1], nd), padded_desc(outs[0], nd), prm[0], prm[1],
-                            prm[2]});
-      detail::lower_gather_nd(*p, vi[0], vi[1], vo[0], static_cast<int>(prm[0]), static_cast<int>(prm[1]),
-                              static_cast<int>(prm[2]));
-      break;
-    }
-    case SCATTER: {
-      need(3, 1, 2);
-      const auto red = reduction_of(prm[1]);
-      validate(ScatterDesc{shape_desc(ins[0]), shape_desc(ins[1]), shape_desc(ins[2]), shape_desc(outs[0]), prm[0], red});
-      detail::lower_scatter(*p, vi[0], vi[1], vi[2], vo[0], static_cast<int>(prm[0]), red);
-      break;
-    }
-    case SCATTER_ND: {
-      // params: input rank, indices rank, reduction; validated padded like GATHER.
-      need(3, 1, 3);
-      const auto red = reduction_of(prm[2]);
-      const int nd = std::max({ins[0].ndim, ins[1].ndim, ins[2].ndim});
-      validate(ScatterNDDesc{padded_desc(ins[0], nd), padded_desc(ins[1], nd), padded_desc(ins[2], nd),
-                             padded_desc(outs[0], nd), prm[0], prm[1], red});
-      detail::lower_scatter_nd(*p, vi[0], vi[1], vi[2], vo[0], static_cast<int>(prm[0]), static_cast<int>(prm[1]),
-                               red);
-      break;
-    }
-    default:
-      throw ValidationError("_run: unknown operator code " + std::to_string(code));
-  }
-  p->input_bytes.assign(ins.size(), 0);
-  p->output_bytes.assign(outs.size(), 0);
-  return p;
+  const detail::Call call{si.data(), si.size(), so.data(), so.size(), prm.data(), prm.size()};
+  return detail::build_call(code, call, vi.data(), vo.data());
 }
 
 // Compiled plans keyed by (operator, parameters, dtypes, shapes, strides): a loop of same-shape
@@ -426,7 +321,7 @@ void run_arrays(int code, const std::int64_t* prm, std::size_t n_prm, const Arr*
   // Dropping and retaking the GIL costs about as much as copying a small tensor: keep it for
   // small calls (they finish in well under a microsecond), release it for real work.
   constexpr std::uint64_t kReleaseGilBytes = 16 * 1024;
-  if (code > SLICE1)  // index operators: the work also scales with indices and updates
+  if (detail::is_index_code(code))  // index operators: the work also scales with indices and updates
     for (std::size_t i = 0; i < ni; ++i) {
       std::uint64_t n = itemsize(ins[i].dtype);
       for (int d = 0; d < ins[i].ndim; ++d) n *= static_cast<std::uint64_t>(ins[i].shape[d]);

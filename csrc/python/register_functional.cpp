@@ -4,9 +4,15 @@
 #include <string>
 
 #include "bindings.hpp"
+#include "ops/op.hpp"
 
 namespace strided::py {
 namespace {
+
+constexpr int kIdentity = detail::op_code<IdentityDesc>();
+constexpr int kSplit = detail::op_code<SplitDesc>();
+constexpr int kJoin = detail::op_code<JoinDesc>();
+constexpr int kSlice1 = detail::op_code<Slice1Desc>();
 
 std::string shape_str(const std::int64_t* s, int n) {
   std::string r = "(";
@@ -89,7 +95,7 @@ pyb::object copy(pyb::handle src, pyb::handle out) {
     else
       throw no_broadcast();
   }
-  if (!is_empty(o)) run_arrays(IDENTITY, nullptr, 0, &b, 1, &o, 1);
+  if (!is_empty(o)) run_arrays(kIdentity, nullptr, 0, &b, 1, &o, 1);
   return pyb::reinterpret_borrow<pyb::object>(out);
 }
 
@@ -98,7 +104,7 @@ pyb::object slice(pyb::handle x, pyb::handle offsets, pyb::handle sizes, pyb::ha
   Arr a = to_arr(x, "x", false);
   const int n = a.ndim;
   const auto un = static_cast<std::size_t>(n);
-  // prm = offsets ++ sizes ++ strides, as the SLICE1 code expects; n <= kMaxDims.
+  // prm = offsets ++ sizes ++ strides, as Slice1's from_call expects; n <= kMaxDims.
   std::int64_t prm[3 * kMaxDims];
   std::int64_t* off = prm;
   std::int64_t* siz = prm + un;
@@ -158,9 +164,9 @@ pyb::object slice(pyb::handle x, pyb::handle offsets, pyb::handle sizes, pyb::ha
     return res;
   }
   if (n == 0)  // a 0-d array: empty offsets, sizes and strides; the slice is a copy
-    run_arrays(IDENTITY, nullptr, 0, &a, 1, &o, 1);
+    run_arrays(kIdentity, nullptr, 0, &a, 1, &o, 1);
   else
-    run_arrays(SLICE1, prm, 3 * un, &a, 1, &o, 1);
+    run_arrays(kSlice1, prm, 3 * un, &a, 1, &o, 1);
   return res;
 }
 
@@ -220,7 +226,7 @@ pyb::list split(pyb::handle x, pyb::handle parts, pyb::handle axis, pyb::handle 
     }
     if (!is_empty(o)) live.push_back(o);
   }
-  if (!live.empty() && !is_empty(a)) run_arrays(SPLIT, {ax}, {a}, live);
+  if (!live.empty() && !is_empty(a)) run_arrays(kSplit, {ax}, {a}, live);
   return result;
 }
 
@@ -266,7 +272,7 @@ pyb::object join(pyb::handle arrays, pyb::handle axis, pyb::handle out) {
   std::vector<Arr> live;
   for (const Arr& x : ins)
     if (!is_empty(x)) live.push_back(x);
-  if (!live.empty() && !is_empty(o)) run_arrays(JOIN, {ax}, live, {o});
+  if (!live.empty() && !is_empty(o)) run_arrays(kJoin, {ax}, live, {o});
   return res;
 }
 

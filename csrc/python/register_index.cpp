@@ -5,6 +5,7 @@
 // Python wrapper takes the general path (conversions, broadcasting updates, empty arrays, and the
 // error messages for bad arguments). Shape rules of the descriptions are left to validate().
 #include "bindings.hpp"
+#include "ops/op.hpp"
 
 namespace strided::py {
 namespace {
@@ -66,71 +67,32 @@ bool output(pyb::handle out, const Arr& like, const std::vector<std::int64_t>& s
   return true;
 }
 
-// code: GATHER, GATHER_ELEMENTS, GATHER_ND, SCATTER, SCATTER_ND; p: axis (batch_dims for
-// GATHER_ND); red: reduction code (scatters).
+// code: an index operator's code; p, red: its functional parameters (axis or batch_dims, and the
+// reduction code); updates: None for gathers. The result's shape and the updates' shape come
+// from the operator's own file (call_shapes); a call that does not fit returns None.
 pyb::object index_fast(int code, pyb::handle x, pyb::handle indices, pyb::handle updates, pyb::handle p,
                        std::int64_t red, pyb::handle out) {
   const pyb::object none = pyb::none();
   Arr a, i, u, o;
-  std::int64_t ax = 0;
-  if (!fast_arr(x, a) || !fast_arr(indices, i) || !is_index_type(i.dtype) || !small_int(p, ax)) return none;
-  const int n = a.ndim;
-  if (pyb::reinterpret_borrow<pyb::array>(indices).ndim() == 0) return none;
-  std::vector<std::int64_t> shape, prm;
-  const bool nd_op = code == GATHER_ND || code == SCATTER_ND;
-  if (!nd_op) {
-    if (ax < -n || ax >= n) return none;
-    if (ax < 0) ax += n;
+  std::int64_t prm[2] = {0, red};
+  if (!detail::is_index_code(code) || !fast_arr(x, a) || !fast_arr(indices, i) || !is_index_type(i.dtype) ||
+      !small_int(p, prm[0]))
+    return none;
+  const bool scatter = !updates.is_none();
+  if (scatter && (!fast_arr(updates, u) || u.dtype != a.dtype)) return none;
+  const detail::ArraySpec specs[3] = {{a.dtype, a.ndim, a.shape}, {i.dtype, i.ndim, i.shape}, {u.dtype, u.ndim, u.shape}};
+  detail::CallShapes shapes;
+  try {
+    shapes = detail::call_shapes(code, detail::Call{specs, scatter ? 3u : 2u, nullptr, 0, prm, 2});
+  } catch (const ValidationError&) {
+    return none;  // the general path names the problem
   }
-  switch (code) {
-    case GATHER:
-      shape.assign(a.shape, a.shape + ax);
-      shape.insert(shape.end(), i.shape, i.shape + i.ndim);
-      shape.insert(shape.end(), a.shape + ax + 1, a.shape + n);
-      prm = {ax, i.ndim};
-      break;
-    case GATHER_ELEMENTS:
-    case SCATTER:
-      if (i.ndim != n) return none;  // the sizes off the axis: validate()'s rule, in run_arrays
-      shape.assign(code == SCATTER ? a.shape : i.shape, (code == SCATTER ? a.shape : i.shape) + n);
-      prm = code == SCATTER ? std::vector<std::int64_t>{ax, red} : std::vector<std::int64_t>{ax};
-      break;
-    case GATHER_ND: {
-      const std::int64_t b = ax, L = i.shape[i.ndim - 1];
-      if (b < 0 || b >= std::min(n, i.ndim) || L < 1 || L > n - b) return none;
-      for (std::int64_t d = 0; d < b; ++d)
-        if (i.shape[d] != a.shape[d]) return none;
-      shape.assign(i.shape, i.shape + i.ndim - 1);
-      shape.insert(shape.end(), a.shape + b + L, a.shape + n);
-      prm = {n, i.ndim, b};
-      break;
-    }
-    case SCATTER_ND: {
-      const std::int64_t L = i.shape[i.ndim - 1];
-      if (L < 1 || L > n) return none;
-      shape.assign(a.shape, a.shape + n);
-      prm = {n, i.ndim, red};
-      break;
-    }
-    default:
-      return none;
-  }
-  if (code == SCATTER || code == SCATTER_ND) {
-    if (!fast_arr(updates, u) || u.dtype != a.dtype) return none;
-    std::vector<std::int64_t> us(i.shape, i.shape + i.ndim);
-    if (code == SCATTER_ND) {
-      us.pop_back();
-      us.insert(us.end(), a.shape + i.shape[i.ndim - 1], a.shape + n);
-    }
-    if (us.empty() || !same_shape(u, us)) return none;  // 0-d updates: the general path
-  }
-  if (shape.empty()) return none;  // 0-d results: the general path
+  if (scatter && (shapes.updates.empty() || !same_shape(u, shapes.updates))) return none;  // broadcasting: general path
+  if (shapes.out.empty()) return none;  // 0-d results: the general path
   pyb::object res;
-  if (!output(out, a, shape, res, o)) return none;
-  if (code == SCATTER || code == SCATTER_ND)
-    run_arrays(code, prm, {a, i, u}, {o});
-  else
-    run_arrays(code, prm, {a, i}, {o});
+  if (!output(out, a, shapes.out, res, o)) return none;
+  const Arr ins[3] = {std::move(a), std::move(i), std::move(u)};
+  run_arrays(code, prm, 2, ins, scatter ? 3 : 2, &o, 1);
   return res;
 }
 

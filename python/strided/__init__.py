@@ -15,12 +15,16 @@ from ._core import (
     ValidationError,
     build_info,
     calc_buffer_tensor_size,
+    compile,
     get_num_threads,
     packed_strides,
     set_num_threads,
 )
-from ._types import install_enum_helpers as _install_enum_helpers
-from ._descs import (
+
+# The operator descriptions: classes generated in C++ from the operator list (strided/ops.hpp);
+# each has read-only fields named after DirectML's in snake case, validate(feature_level=None),
+# is_valid_at(level), the min_feature_level property, __repr__ and __eq__.
+from ._core import (
     GatherDesc,
     GatherElementsDesc,
     GatherNDDesc,
@@ -32,8 +36,8 @@ from ._descs import (
     Slice1Desc,
     SliceDesc,
     SplitDesc,
-    compile,
 )
+from ._types import install_enum_helpers as _install_enum_helpers
 from ._functional import copy, join, slice, split
 from ._index import gather, gather_elements, gather_nd, scatter, scatter_nd
 from . import xla

@@ -23,7 +23,9 @@ import numpy as np
 
 from . import _core
 
-GATHER, GATHER_ELEMENTS, GATHER_ND, SCATTER, SCATTER_ND = 4, 5, 6, 7, 8
+_codes = _core._op_codes  # operator codes by description name (the C++ operator list)
+GATHER, GATHER_ELEMENTS = _codes["GatherDesc"], _codes["GatherElementsDesc"]
+GATHER_ND, SCATTER, SCATTER_ND = _codes["GatherNDDesc"], _codes["ScatterDesc"], _codes["ScatterNDDesc"]
 _REDUCTIONS = {"none": 0, "add": 1, "mul": 2, "min": 3, "max": 4}
 _NATIVE_INDEX = frozenset(np.dtype(t) for t in (np.int32, np.int64, np.uint32, np.uint64))
 _run = _core._run
@@ -161,9 +163,9 @@ def gather(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarray] = None
         _check_range(idx, (a.shape[ax],), (ax,), "gather.indices", False)
         return res
     if idx.ndim == 0:  # a scalar index: the axis disappears; run it as a 1-element index vector
-        _run(GATHER, (ax, 1), (a, idx.reshape(1)), (np.expand_dims(res, ax),))
+        _run(GATHER, (ax, 0), (a, idx.reshape(1)), (np.expand_dims(res, ax),))
     else:
-        _run(GATHER, (ax, idx.ndim), (a, idx), (res,))
+        _run(GATHER, (ax, 0), (a, idx), (res,))
     return res
 
 
@@ -190,7 +192,7 @@ def gather_elements(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarra
         _elements_shape(idx, a, ax, "gather_elements")
         _check_range(idx, (a.shape[ax],), (ax,), "gather_elements.indices", False)
         return res
-    _run(GATHER_ELEMENTS, (ax,), (a, idx), (res,))
+    _run(GATHER_ELEMENTS, (ax, 0), (a, idx), (res,))
     return res
 
 
@@ -223,7 +225,7 @@ def gather_nd(x: Any, indices: Any, batch_dims: int = 0, out: Optional[np.ndarra
     if res.size == 0 or a.size == 0:
         _check_range(idx, a.shape[b:b + L], tuple(range(b, b + L)), "gather_nd.indices", True)
         return res
-    _run(GATHER_ND, (r, q, b), (a, idx), (res,))
+    _run(GATHER_ND, (b, 0), (a, idx), (res,))
     return res
 
 
@@ -286,5 +288,5 @@ def scatter_nd(x: Any, indices: Any, updates: Any, reduction: str = "none",
         if res is not a and res.size:
             np.copyto(res, a)
         return res
-    _run(SCATTER_ND, (r, q, red), (a, idx, u), (res,))
+    _run(SCATTER_ND, (0, red), (a, idx, u), (res,))
     return res

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -13,10 +14,49 @@
 
 namespace strided {
 
+/// Every operator description, once, in DirectML's order: X(Name, family). `Name##Desc` is the
+/// struct below; `family` is the kind of step it lowers to (copy: strided copies only, index:
+/// index-driven steps). The AnyDesc variant, validation and compile dispatch, the Python classes
+/// and the functional entry points are all generated from this list (docs/ARCHITECTURE.md).
+#define STRIDED_FOR_EACH_OP(X) \
+  X(Identity, copy)            \
+  X(Split, copy)               \
+  X(Join, copy)                \
+  X(Slice, copy)               \
+  X(Slice1, copy)              \
+  X(Gather, index)             \
+  X(GatherElements, index)     \
+  X(GatherND, index)           \
+  X(Scatter, index)            \
+  X(ScatterND, index)
+
+/// How a field is passed when a description is built from Python (keyword-only fields follow
+/// the others; optional and keyword-only ones default to their type's zero: 0, NONE). The
+/// fields() of every description list all its members in declaration order.
+enum class FieldUse { Required, Optional, KeywordOnly };
+
+/// One field of a description, for generic code (Python classes, repr, equality, the C ABI).
+template <class D, class T>
+struct DescField {
+  const char* name;
+  T D::*member;
+  FieldUse use;
+};
+template <class D, class T>
+constexpr DescField<D, T> desc_field(const char* name, T D::*member, FieldUse use = FieldUse::Required) {
+  return {name, member, use};
+}
+
 /// DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC: out[c] = in[c].
 struct IdentityDesc {
   TensorDesc input;
   TensorDesc output;
+
+  static constexpr const char* name = "IdentityDesc";
+  static constexpr const char* doc = "DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC: out[c] = in[c].";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &IdentityDesc::input), desc_field("output", &IdentityDesc::output));
+  }
 };
 
 /// DML_SPLIT_OPERATOR_DESC: output k gets the input's range along `axis`.
@@ -24,6 +64,13 @@ struct SplitDesc {
   TensorDesc input;
   std::vector<TensorDesc> outputs;
   std::int64_t axis;
+
+  static constexpr const char* name = "SplitDesc";
+  static constexpr const char* doc = "DML_SPLIT_OPERATOR_DESC: output k gets the input's range along axis.";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &SplitDesc::input), desc_field("outputs", &SplitDesc::outputs),
+                           desc_field("axis", &SplitDesc::axis));
+  }
 };
 
 /// DML_JOIN_OPERATOR_DESC: inputs concatenated along `axis`.
@@ -31,6 +78,13 @@ struct JoinDesc {
   std::vector<TensorDesc> inputs;
   TensorDesc output;
   std::int64_t axis;
+
+  static constexpr const char* name = "JoinDesc";
+  static constexpr const char* doc = "DML_JOIN_OPERATOR_DESC: the inputs concatenated along axis.";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("inputs", &JoinDesc::inputs), desc_field("output", &JoinDesc::output),
+                           desc_field("axis", &JoinDesc::axis));
+  }
 };
 
 /// DML_SLICE_OPERATOR_DESC: out[c] = in[offsets + strides*c]; sizes == output sizes.
@@ -40,6 +94,15 @@ struct SliceDesc {
   std::vector<std::int64_t> offsets;
   std::vector<std::int64_t> sizes;
   std::vector<std::int64_t> strides;  // unsigned in DirectML: each >= 1
+
+  static constexpr const char* name = "SliceDesc";
+  static constexpr const char* doc =
+      "DML_SLICE_OPERATOR_DESC: out[c] = in[offsets + strides*c]; sizes are the output's.";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &SliceDesc::input), desc_field("output", &SliceDesc::output),
+                           desc_field("offsets", &SliceDesc::offsets), desc_field("sizes", &SliceDesc::sizes),
+                           desc_field("strides", &SliceDesc::strides));
+  }
 };
 
 /// DML_SLICE1_OPERATOR_DESC: window offsets/sizes, signed non-zero strides.
@@ -49,6 +112,15 @@ struct Slice1Desc {
   std::vector<std::int64_t> offsets;  // InputWindowOffsets
   std::vector<std::int64_t> sizes;    // InputWindowSizes
   std::vector<std::int64_t> strides;  // InputWindowStrides
+
+  static constexpr const char* name = "Slice1Desc";
+  static constexpr const char* doc =
+      "DML_SLICE1_OPERATOR_DESC: a window (offsets, sizes) read with signed, non-zero strides.";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &Slice1Desc::input), desc_field("output", &Slice1Desc::output),
+                           desc_field("offsets", &Slice1Desc::offsets), desc_field("sizes", &Slice1Desc::sizes),
+                           desc_field("strides", &Slice1Desc::strides));
+  }
 };
 
 /// DML_GATHER_OPERATOR_DESC (numpy take / ONNX Gather).
@@ -58,6 +130,14 @@ struct GatherDesc {
   TensorDesc output;
   std::int64_t axis;
   std::int64_t index_dimensions;
+
+  static constexpr const char* name = "GatherDesc";
+  static constexpr const char* doc = "DML_GATHER_OPERATOR_DESC (numpy take / ONNX Gather).";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &GatherDesc::input), desc_field("indices", &GatherDesc::indices),
+                           desc_field("output", &GatherDesc::output), desc_field("axis", &GatherDesc::axis),
+                           desc_field("index_dimensions", &GatherDesc::index_dimensions));
+  }
 };
 
 /// DML_GATHER_ELEMENTS_OPERATOR_DESC (ONNX GatherElements). As ONNX, `indices` may be smaller than
@@ -68,6 +148,17 @@ struct GatherElementsDesc {
   TensorDesc indices;
   TensorDesc output;
   std::int64_t axis;
+
+  static constexpr const char* name = "GatherElementsDesc";
+  static constexpr const char* doc =
+      "DML_GATHER_ELEMENTS_OPERATOR_DESC (ONNX GatherElements). indices smaller than input off the axis execute "
+      "(as ONNX; they do not broadcast) but are valid at no DirectML feature level.";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &GatherElementsDesc::input),
+                           desc_field("indices", &GatherElementsDesc::indices),
+                           desc_field("output", &GatherElementsDesc::output),
+                           desc_field("axis", &GatherElementsDesc::axis));
+  }
 };
 
 /// DML_GATHER_ND_OPERATOR_DESC (batch 0) / DML_GATHER_ND1_OPERATOR_DESC (batch > 0).
@@ -78,6 +169,18 @@ struct GatherNDDesc {
   std::int64_t input_dimension_count;
   std::int64_t indices_dimension_count;
   std::int64_t batch_dimension_count = 0;
+
+  static constexpr const char* name = "GatherNDDesc";
+  static constexpr const char* doc =
+      "DML_GATHER_ND_OPERATOR_DESC (batch_dimension_count 0) / DML_GATHER_ND1_OPERATOR_DESC.";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &GatherNDDesc::input), desc_field("indices", &GatherNDDesc::indices),
+                           desc_field("output", &GatherNDDesc::output),
+                           desc_field("input_dimension_count", &GatherNDDesc::input_dimension_count),
+                           desc_field("indices_dimension_count", &GatherNDDesc::indices_dimension_count),
+                           desc_field("batch_dimension_count", &GatherNDDesc::batch_dimension_count,
+                                      FieldUse::Optional));
+  }
 };
 
 /// How Scatter/ScatterND combine duplicate indices. NONE is DirectML's operator (last write in
@@ -94,6 +197,18 @@ struct ScatterDesc {
   TensorDesc output;
   std::int64_t axis;
   ScatterReduction reduction = ScatterReduction::NONE;
+
+  static constexpr const char* name = "ScatterDesc";
+  static constexpr const char* alias = "ScatterElementsDesc";  // DirectML's newer name
+  static constexpr const char* doc =
+      "DML_SCATTER_OPERATOR_DESC (= SCATTER_ELEMENTS). reduction other than 'none', and indices smaller than "
+      "input off the axis, are strided extensions (ONNX ScatterElements), valid at no DirectML feature level.";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &ScatterDesc::input), desc_field("indices", &ScatterDesc::indices),
+                           desc_field("updates", &ScatterDesc::updates), desc_field("output", &ScatterDesc::output),
+                           desc_field("axis", &ScatterDesc::axis),
+                           desc_field("reduction", &ScatterDesc::reduction, FieldUse::KeywordOnly));
+  }
 };
 using ScatterElementsDesc = ScatterDesc;
 
@@ -106,11 +221,32 @@ struct ScatterNDDesc {
   std::int64_t input_dimension_count;
   std::int64_t indices_dimension_count;
   ScatterReduction reduction = ScatterReduction::NONE;
+
+  static constexpr const char* name = "ScatterNDDesc";
+  static constexpr const char* doc =
+      "DML_SCATTER_ND_OPERATOR_DESC (ONNX ScatterND). reduction other than 'none' is a strided extension, valid at "
+      "no DirectML feature level.";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &ScatterNDDesc::input),
+                           desc_field("indices", &ScatterNDDesc::indices),
+                           desc_field("updates", &ScatterNDDesc::updates),
+                           desc_field("output", &ScatterNDDesc::output),
+                           desc_field("input_dimension_count", &ScatterNDDesc::input_dimension_count),
+                           desc_field("indices_dimension_count", &ScatterNDDesc::indices_dimension_count),
+                           desc_field("reduction", &ScatterNDDesc::reduction, FieldUse::KeywordOnly));
+  }
 };
 
-/// Any one description.
-using AnyDesc = std::variant<IdentityDesc, SplitDesc, JoinDesc, SliceDesc, Slice1Desc, GatherDesc,
-                             GatherElementsDesc, GatherNDDesc, ScatterDesc, ScatterNDDesc>;
+/// Any one description (the list's order).
+namespace detail {
+template <class First, class... Rest>
+struct VariantOfRest {
+  using type = std::variant<Rest...>;
+};
+}  // namespace detail
+#define STRIDED_X(Name, family) , Name##Desc
+using AnyDesc = detail::VariantOfRest<void STRIDED_FOR_EACH_OP(STRIDED_X)>::type;
+#undef STRIDED_X
 
 // Every struct is a plain aggregate: constructing one checks nothing (its TensorDescs are each
 // valid by construction); validate() checks how the fields fit together.

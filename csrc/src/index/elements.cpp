@@ -370,9 +370,9 @@ class ScatterElementsStep final : public Step {
   Narrow<ElemFn> nw_;
 };
 
-class GatherElementsStep final : public Step {
+class AxisGatherStep final : public Step {
  public:
-  GatherElementsStep(const ElementsGeom& g, GatherElemFn fn, IndexCheckSpec check, Narrow<GatherElemFn> nw)
+  AxisGatherStep(const ElementsGeom& g, GatherElemFn fn, IndexCheckSpec check, Narrow<GatherElemFn> nw)
       : g_(g), fn_(fn), check_(std::move(check)), nw_(std::move(nw)) {}
   void check(const ExecContext& c) const override { check_maybe_narrow(this, nw_, check_, c); }
   void run(const ExecContext& c) const override {
@@ -406,7 +406,7 @@ class GatherElementsStep final : public Step {
 
 }  // namespace
 
-std::unique_ptr<const Step> make_scatter_elements_step(const ElementsGeom& g, ScatterReduction r,
+std::unique_ptr<const Step> make_axis_scatter_step(const ElementsGeom& g, ScatterReduction r,
                                                        IndexCheckSpec check) {
   auto make_fn = [&](auto itag, auto trusted) {
     using I = decltype(itag);
@@ -418,7 +418,7 @@ std::unique_ptr<const Step> make_scatter_elements_step(const ElementsGeom& g, Sc
   return std::make_unique<ScatterElementsStep>(g, fn, std::move(check), std::move(nw));
 }
 
-std::unique_ptr<const Step> make_gather_elements_step(const ElementsGeom& g, IndexCheckSpec check) {
+std::unique_ptr<const Step> make_axis_gather_step(const ElementsGeom& g, IndexCheckSpec check) {
   auto make_fn = [&](auto itag, auto trusted) {
     using I = decltype(itag);
     return dispatch_width(itemsize(g.dtype), [&](auto w) -> GatherElemFn {
@@ -427,7 +427,7 @@ std::unique_ptr<const Step> make_gather_elements_step(const ElementsGeom& g, Ind
   };
   const GatherElemFn fn = dispatch_index(g.idx_dtype, [&](auto itag) { return make_fn(itag, std::false_type{}); });
   auto nw = make_narrow<GatherElemFn>(g, check, make_fn);
-  return std::make_unique<GatherElementsStep>(g, fn, std::move(check), std::move(nw));
+  return std::make_unique<AxisGatherStep>(g, fn, std::move(check), std::move(nw));
 }
 
 void set_narrow_threshold(std::int64_t bytes) noexcept { g_narrow_threshold.store(bytes < 0 ? 0 : bytes); }

@@ -26,7 +26,7 @@ inline void copy_block(const Walk<2>& w, std::int64_t count, const std::byte* sr
 }
 
 template <class I, std::size_t W>
-void gather_items(const GatherGeom& g, const std::byte* in, const std::byte* idx, std::byte* out, std::int64_t lo,
+void gather_items(const TakeGeom& g, const std::byte* in, const std::byte* idx, std::byte* out, std::int64_t lo,
                   std::int64_t hi) {
   using T = uint_of_t<W>;
   const std::int64_t M = g.index.count(), Q = g.inner.count(), N = g.N, a = g.a_in;
@@ -74,7 +74,7 @@ void gather_items(const GatherGeom& g, const std::byte* in, const std::byte* idx
 }
 
 template <class I, std::size_t W>
-void gather_nd_items(const GatherNDGeom& g, const std::byte* in, const std::byte* idx, std::byte* out,
+void tuple_gather_items(const TupleGatherGeom& g, const std::byte* in, const std::byte* idx, std::byte* out,
                      std::int64_t lo, std::int64_t hi) {
   const std::int64_t Q = g.slice.count();
   const int L = g.L;
@@ -104,14 +104,14 @@ void gather_nd_items(const GatherNDGeom& g, const std::byte* in, const std::byte
   });
 }
 
-using GatherFn = void (*)(const GatherGeom&, const std::byte*, const std::byte*, std::byte*, std::int64_t,
+using TakeFn = void (*)(const TakeGeom&, const std::byte*, const std::byte*, std::byte*, std::int64_t,
                           std::int64_t);
-using GatherNDFn = void (*)(const GatherNDGeom&, const std::byte*, const std::byte*, std::byte*, std::int64_t,
+using TupleGatherFn = void (*)(const TupleGatherGeom&, const std::byte*, const std::byte*, std::byte*, std::int64_t,
                             std::int64_t);
 
-class GatherStep final : public Step {
+class TakeStep final : public Step {
  public:
-  GatherStep(const GatherGeom& g, GatherFn fn, IndexCheckSpec check) : g_(g), fn_(fn), check_(std::move(check)) {}
+  TakeStep(const TakeGeom& g, TakeFn fn, IndexCheckSpec check) : g_(g), fn_(fn), check_(std::move(check)) {}
   void check(const ExecContext& c) const override { check_indices(check_, c); }
   void run(const ExecContext& c) const override {
     const std::byte* in = g_.in.in_ptr(c);
@@ -125,14 +125,14 @@ class GatherStep final : public Step {
   }
 
  private:
-  GatherGeom g_;
-  GatherFn fn_;
+  TakeGeom g_;
+  TakeFn fn_;
   IndexCheckSpec check_;
 };
 
-class GatherNDStep final : public Step {
+class TupleGatherStep final : public Step {
  public:
-  GatherNDStep(const GatherNDGeom& g, GatherNDFn fn, IndexCheckSpec check)
+  TupleGatherStep(const TupleGatherGeom& g, TupleGatherFn fn, IndexCheckSpec check)
       : g_(g), fn_(fn), check_(std::move(check)) {}
   void check(const ExecContext& c) const override { check_indices(check_, c); }
   void run(const ExecContext& c) const override {
@@ -148,28 +148,28 @@ class GatherNDStep final : public Step {
   }
 
  private:
-  GatherNDGeom g_;
-  GatherNDFn fn_;
+  TupleGatherGeom g_;
+  TupleGatherFn fn_;
   IndexCheckSpec check_;
 };
 
 }  // namespace
 
-std::unique_ptr<const Step> make_gather_step(const GatherGeom& g, IndexCheckSpec check) {
-  const GatherFn fn = dispatch_index(g.idx_dtype, [&](auto itag) {
+std::unique_ptr<const Step> make_take_step(const TakeGeom& g, IndexCheckSpec check) {
+  const TakeFn fn = dispatch_index(g.idx_dtype, [&](auto itag) {
     using I = decltype(itag);
-    return dispatch_width(itemsize(g.dtype), [&](auto w) -> GatherFn { return &gather_items<I, decltype(w)::value>; });
+    return dispatch_width(itemsize(g.dtype), [&](auto w) -> TakeFn { return &gather_items<I, decltype(w)::value>; });
   });
-  return std::make_unique<GatherStep>(g, fn, std::move(check));
+  return std::make_unique<TakeStep>(g, fn, std::move(check));
 }
 
-std::unique_ptr<const Step> make_gather_nd_step(const GatherNDGeom& g, IndexCheckSpec check) {
-  const GatherNDFn fn = dispatch_index(g.idx_dtype, [&](auto itag) {
+std::unique_ptr<const Step> make_tuple_gather_step(const TupleGatherGeom& g, IndexCheckSpec check) {
+  const TupleGatherFn fn = dispatch_index(g.idx_dtype, [&](auto itag) {
     using I = decltype(itag);
     return dispatch_width(itemsize(g.dtype),
-                          [&](auto w) -> GatherNDFn { return &gather_nd_items<I, decltype(w)::value>; });
+                          [&](auto w) -> TupleGatherFn { return &tuple_gather_items<I, decltype(w)::value>; });
   });
-  return std::make_unique<GatherNDStep>(g, fn, std::move(check));
+  return std::make_unique<TupleGatherStep>(g, fn, std::move(check));
 }
 
 }  // namespace strided::detail::index

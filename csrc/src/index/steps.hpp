@@ -1,6 +1,7 @@
-// Steps of the index operators. ops/lower_index.cpp turns views into these geometries (loop
-// nests with byte strides, pointer-free, built once per plan); the steps check every index value
-// in check() and move data in run().
+// The axis-index kernel family: steps that move data chosen by index tensors. The index
+// operators' files (ops/<operator>.cpp) turn views into these geometries (loop nests with byte
+// strides, pointer-free, built once per plan); the steps check every index value in check() and
+// move data in run(), reading each index once.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -22,7 +23,7 @@ struct IndexCheckSpec {
   std::vector<std::int64_t> sizes;  // the indices view (positions are reported in it)
   std::vector<std::int64_t> strides;
   int skip_leading = 0;             // leading size-1 padding dimensions left out of messages
-  int comp_dim = -1;                // dimension holding coordinate tuples (GatherND/ScatterND), or -1
+  int comp_dim = -1;                // dimension holding coordinate tuples (tuple indices), or -1
   std::vector<std::int64_t> bound;  // valid range per component: [-bound, bound) or [0, bound)
   std::vector<int> axis;            // the axis each component indexes (for the message)
 };
@@ -39,7 +40,7 @@ void check_and_narrow(const IndexCheckSpec& spec, const ExecContext& c, std::int
 void set_narrow_threshold(std::int64_t bytes) noexcept;
 std::int64_t narrow_threshold() noexcept;
 
-/// ScatterElements / GatherElements: a line per non-axis position of the indices.
+/// Gather or scatter along one axis (element-wise indices): a line per non-axis position of the indices.
 struct ElementsGeom {
   // Operands: 0 indices, 1 data (updates for scatter, output for gather), 2 target (output for
   // scatter, input for gather), 3 source (scatter's input, copied to the output first).
@@ -54,12 +55,12 @@ struct ElementsGeom {
   DataType idx_dtype = DataType::UNKNOWN;
   bool same_view = false;      // scatter: input and output views identical (in place when same memory)
 };
-std::unique_ptr<const Step> make_scatter_elements_step(const ElementsGeom& g, ScatterReduction r,
+std::unique_ptr<const Step> make_axis_scatter_step(const ElementsGeom& g, ScatterReduction r,
                                                        IndexCheckSpec check);
-std::unique_ptr<const Step> make_gather_elements_step(const ElementsGeom& g, IndexCheckSpec check);
+std::unique_ptr<const Step> make_axis_gather_step(const ElementsGeom& g, IndexCheckSpec check);
 
-/// Gather (numpy take): out[o, j, q] = in[o, idx[j], q].
-struct GatherGeom {
+/// Take along an axis (numpy take): out[o, j, q] = in[o, idx[j], q].
+struct TakeGeom {
   Walk<2> outer;  // in[:axis]: (in, out)
   Walk<2> index;  // the index dimensions: (idx, out)
   Walk<2> inner;  // in[axis+1:]: (in, out)
@@ -68,10 +69,10 @@ struct GatherGeom {
   DataType dtype = DataType::UNKNOWN;
   DataType idx_dtype = DataType::UNKNOWN;
 };
-std::unique_ptr<const Step> make_gather_step(const GatherGeom& g, IndexCheckSpec check);
+std::unique_ptr<const Step> make_take_step(const TakeGeom& g, IndexCheckSpec check);
 
-/// GatherND: out[t, s] = in[batch(t), idx[t, :], s].
-struct GatherNDGeom {
+/// Gather by index tuples: out[t, s] = in[batch(t), idx[t, :], s].
+struct TupleGatherGeom {
   Walk<3> tuples;  // indices' dimensions but the last: (idx, out, in); in strides only on batch dimensions
   int L = 0;
   std::int64_t comp_st = 0;  // indices' byte stride along the last dimension
@@ -81,10 +82,10 @@ struct GatherNDGeom {
   DataType dtype = DataType::UNKNOWN;
   DataType idx_dtype = DataType::UNKNOWN;
 };
-std::unique_ptr<const Step> make_gather_nd_step(const GatherNDGeom& g, IndexCheckSpec check);
+std::unique_ptr<const Step> make_tuple_gather_step(const TupleGatherGeom& g, IndexCheckSpec check);
 
-/// ScatterND: out = in; out[idx[t, :], s] (op)= upd[t, s] in row-major order of t.
-struct ScatterNDGeom {
+/// Scatter by index tuples: out = in; out[idx[t, :], s] (op)= upd[t, s] in row-major order of t.
+struct TupleScatterGeom {
   Walk<2> tuples;  // (idx, upd)
   int L = 0;
   std::int64_t comp_st = 0;
@@ -97,8 +98,23 @@ struct ScatterNDGeom {
 };
 /// `copy` copies the input to the output first; skipped when `same_view` and the input is the
 /// output's memory (in place).
-std::unique_ptr<const Step> make_scatter_nd_step(const ScatterNDGeom& g, ScatterReduction r, IndexCheckSpec check,
+std::unique_ptr<const Step> make_tuple_scatter_step(const TupleScatterGeom& g, ScatterReduction r, IndexCheckSpec check,
                                                  std::unique_ptr<const Step> copy, bool same_view);
+
+// ---------------------------------------------------------------- helpers for lowerings (index/lowering.cpp)
+
+/// The check of the indices view `idx`, its errors naming `name` ("scatter.indices").
+IndexCheckSpec check_spec(const char* name, const View& idx);
+/// Lines processed together (ElementsGeom::tile, ::pack) for an element width.
+void choose_tile(ElementsGeom& g, std::size_t width);
+/// Same sizes, strides and offset (possibly the same memory at run time).
+bool same_view(const View& a, const View& b);
+/// Whether element-wise indices cover `in` off the axis (equal sizes; validation made them no larger).
+bool covers_off_axis(const View& in, const View& idx, int axis);
+/// out = in, skipped at run time when `same_view` and the output is the input's memory.
+std::unique_ptr<const Step> make_copy_unless_in_place(const View& in, const View& out, bool same_view);
+/// `v` with `rank` dimensions (view/view.hpp align_right); validation guarantees it fits.
+View aligned(View v, int rank);
 
 /// Calls f(I{}) with I the C++ type of an indices dtype (INT32, INT64, UINT32, UINT64).
 template <class F>

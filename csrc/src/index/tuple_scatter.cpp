@@ -8,11 +8,11 @@
 namespace strided::detail::index {
 namespace {
 
-using ScatterNDFn = void (*)(const ScatterNDGeom&, const std::byte* idx, const std::byte* upd, std::byte* out,
+using TupleScatterFn = void (*)(const TupleScatterGeom&, const std::byte* idx, const std::byte* upd, std::byte* out,
                              std::int64_t tlo, std::int64_t thi, std::int64_t slo, std::int64_t shi);
 
 template <class I, class Op>
-void scatter_nd_part(const ScatterNDGeom& g, const std::byte* idx, const std::byte* upd, std::byte* out,
+void tuple_scatter_part(const TupleScatterGeom& g, const std::byte* idx, const std::byte* upd, std::byte* out,
                      std::int64_t tlo, std::int64_t thi, std::int64_t slo, std::int64_t shi) {
   using T = typename Op::type;
   const std::int64_t Q = g.slice.count();
@@ -51,9 +51,9 @@ void scatter_nd_part(const ScatterNDGeom& g, const std::byte* idx, const std::by
   });
 }
 
-class ScatterNDStep final : public Step {
+class TupleScatterStep final : public Step {
  public:
-  ScatterNDStep(const ScatterNDGeom& g, ScatterNDFn fn, IndexCheckSpec check, std::unique_ptr<const Step> copy,
+  TupleScatterStep(const TupleScatterGeom& g, TupleScatterFn fn, IndexCheckSpec check, std::unique_ptr<const Step> copy,
                 bool same_view)
       : g_(g), fn_(fn), check_(std::move(check)), same_view_(same_view), copy_(std::move(copy)) {}
   void check(const ExecContext& c) const override { check_indices(check_, c); }
@@ -79,8 +79,8 @@ class ScatterNDStep final : public Step {
   }
 
  private:
-  ScatterNDGeom g_;
-  ScatterNDFn fn_;
+  TupleScatterGeom g_;
+  TupleScatterFn fn_;
   IndexCheckSpec check_;
   bool same_view_;
   std::unique_ptr<const Step> copy_;
@@ -88,13 +88,13 @@ class ScatterNDStep final : public Step {
 
 }  // namespace
 
-std::unique_ptr<const Step> make_scatter_nd_step(const ScatterNDGeom& g, ScatterReduction r, IndexCheckSpec check,
+std::unique_ptr<const Step> make_tuple_scatter_step(const TupleScatterGeom& g, ScatterReduction r, IndexCheckSpec check,
                                                  std::unique_ptr<const Step> copy, bool same_view) {
-  const ScatterNDFn fn = dispatch_index(g.idx_dtype, [&](auto itag) {
+  const TupleScatterFn fn = dispatch_index(g.idx_dtype, [&](auto itag) {
     using I = decltype(itag);
-    return dispatch_reduction(r, g.dtype, [&](auto op) -> ScatterNDFn { return &scatter_nd_part<I, decltype(op)>; });
+    return dispatch_reduction(r, g.dtype, [&](auto op) -> TupleScatterFn { return &tuple_scatter_part<I, decltype(op)>; });
   });
-  return std::make_unique<ScatterNDStep>(g, fn, std::move(check), std::move(copy), same_view);
+  return std::make_unique<TupleScatterStep>(g, fn, std::move(check), std::move(copy), same_view);
 }
 
 }  // namespace strided::detail::index

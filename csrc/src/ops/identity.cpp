@@ -1,0 +1,33 @@
+// Identity (DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC): out[c] = in[c]. One strided copy.
+#include "ops/op.hpp"
+
+namespace strided::detail {
+namespace {
+constexpr std::array<LevelRow, 4> kTable{{{FeatureLevel::FL_1_0, 4, 5, kFloat32Float16},
+                                          {FeatureLevel::FL_2_1, 4, 5, kEightTypes},
+                                          kRow30,
+                                          kRow41}};
+}  // namespace
+
+void check(const Rules& r, const IdentityDesc& d) {
+  r.same_ndim("output", d.output, "input", d.input);
+  r.same_dtype("output", d.output, "input", d.input);
+  r.same_sizes("output", d.output, "input", d.input);
+  r.output_no_alias("output", d.output);
+  r.level_rules(kTable, {{"input", &d.input, false}, {"output", &d.output, false}});
+}
+
+void lower(Lowering& l, const IdentityDesc& d) {
+  const View in = l.in(d.input), out = l.out(d.output);
+  l.p.steps.push_back(make_copy_step(in, out));
+  if (in.strides == out.strides && in.where.offset == out.where.offset)
+    l.p.inplace_ok.emplace_back(in.where.buffer, out.where.buffer);
+}
+
+// Call: one input, one output (the functional copy has broadcast the input already).
+IdentityDesc from_call(const Call& c, const IdentityDesc*) {
+  c.expect(1, 1, 0);
+  return {c.in_desc(0), c.out_desc(0)};
+}
+
+}  // namespace strided::detail

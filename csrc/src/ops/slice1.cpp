@@ -1,0 +1,59 @@
+// Slice1 (DML_SLICE1_OPERATOR_DESC): a window (offsets, sizes) read with signed, non-zero
+// strides; a negative stride walks the window from its far end. One copy from a subsampled view.
+#include "ops/op.hpp"
+#include "view/view.hpp"
+
+namespace strided::detail {
+namespace {
+constexpr std::array<LevelRow, 3> kTable{{{FeatureLevel::FL_2_1, 4, 5, kEightTypes}, kRow30, kRow41}};
+}  // namespace
+
+void check(const Rules& r, const Slice1Desc& d) {
+  const int n = d.input.ndim();
+  r.same_ndim("output", d.output, "input", d.input);
+  r.same_dtype("output", d.output, "input", d.input);
+  r.one_per_dim("offsets", d.offsets, n);
+  r.one_per_dim("sizes", d.sizes, n);
+  r.one_per_dim("strides", d.strides, n);
+  const auto s = [](auto v) { return std::to_string(v); };
+  for (std::size_t i = 0; i < d.strides.size(); ++i) {
+    if (d.strides[i] == 0) r.fail(field_at("strides", i), "stride must not be 0");
+    if (d.offsets[i] < 0) r.fail(field_at("offsets", i), "offset must not be negative, got " + s(d.offsets[i]));
+    if (d.sizes[i] < 1) r.fail(field_at("sizes", i), "window size must be at least 1, got " + s(d.sizes[i]));
+  }
+  for (std::size_t i = 0; i < d.strides.size(); ++i) {
+    const std::int64_t in = d.input.sizes()[i];
+    // offsets[i] + sizes[i] <= input.sizes[i], without overflow.
+    if (d.sizes[i] > in || d.offsets[i] > in - d.sizes[i])
+      r.fail(field_at("offsets", i), "the window (offset " + s(d.offsets[i]) + " + size " + s(d.sizes[i]) +
+                                         ") exceeds input.sizes[" + s(i) + "] (" + s(in) + ")");
+    const auto mag = d.strides[i] < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(d.strides[i])
+                                      : static_cast<std::uint64_t>(d.strides[i]);
+    const std::uint64_t max_copied = 1 + static_cast<std::uint64_t>(d.sizes[i] - 1) / mag;
+    if (static_cast<std::uint64_t>(d.output.sizes()[i]) > max_copied)
+      r.fail(field_at("output.sizes", i), "must be at most 1 + (sizes[" + s(i) + "] - 1) / |strides[" + s(i) +
+                                              "]| = " + s(max_copied) + ", got " + s(d.output.sizes()[i]));
+  }
+  r.output_no_alias("output", d.output);
+  r.level_rules(kTable, {{"input", &d.input, false}, {"output", &d.output, false}});
+  r.level_uint("offsets", d.offsets);
+  r.level_uint("sizes", d.sizes);
+  r.level_int("strides", d.strides);
+}
+
+void lower(Lowering& l, const Slice1Desc& d) {
+  const View in = l.in(d.input), out = l.out(d.output);
+  std::vector<std::int64_t> start(d.offsets.size());
+  for (std::size_t i = 0; i < start.size(); ++i) start[i] = d.offsets[i] + (d.strides[i] < 0 ? d.sizes[i] - 1 : 0);
+  l.p.steps.push_back(make_copy_step(subsample(in, start, d.strides, out.sizes), out));
+}
+
+// Call: one input, one output; parameters: offsets, sizes, strides (one per dimension each).
+Slice1Desc from_call(const Call& c, const Slice1Desc*) {
+  c.expect(1, 1, 0);
+  const auto n = static_cast<std::size_t>(c.in[0].ndim);
+  if (c.n_prm != 3 * n) throw ValidationError("slice: offsets, sizes and strides need one value per dimension");
+  return {c.in_desc(0), c.out_desc(0), {c.prm, c.prm + n}, {c.prm + n, c.prm + 2 * n}, {c.prm + 2 * n, c.prm + 3 * n}};
+}
+
+}  // namespace strided::detail
