@@ -66,8 +66,11 @@ inline void run_arrays(int code, const std::vector<std::int64_t>& params, const 
 /// than the work) to m; `defs` ends with a null entry and must outlive the module.
 void add_raw_functions(pyb::module_& m, PyMethodDef* defs);
 /// Inside a catch block of a raw METH_FASTCALL function: sets the Python error for the
-/// exception in flight (pybind11's and strided's translators) and returns nullptr.
+/// exception in flight (pybind11's own exceptions, strided's through translate_strided_error,
+/// MemoryError, RuntimeError for anything else) and returns nullptr.
 PyObject* translate_current_exception();
+/// pybind11's translator for strided::Error and its subclasses (the only one strided registers).
+void translate_strided_error(std::exception_ptr p);
 
 /// While alive, new numpy arrays of at least 4 MiB take their memory from strided's result pool
 /// (csrc/python/result_pool.cpp); a no-op for smaller sizes or when the pool is off. Hold the GIL.

@@ -279,7 +279,7 @@ pyb::object join(pyb::handle arrays, pyb::handle axis, pyb::handle out) {
 
 // sd.copy and sd.slice are registered as plain METH_FASTCALL functions: pybind11's generic
 // dispatcher allocates per call, which is most of the cost of a 4x4 copy. Errors still go
-// through pybind11's (and strided's) exception translators.
+// through translate_current_exception (register_types.cpp).
 
 // Binds positional + keyword arguments to `names` (n of them, the first `required` required);
 // unset optional ones stay nullptr.
@@ -365,16 +365,6 @@ void add_raw_functions(pyb::module_& m, PyMethodDef* defs) {
   }
 }
 
-PyObject* translate_current_exception() {
-  try {
-    throw;
-  } catch (pyb::error_already_set& e) {
-    e.restore();
-  } catch (...) {
-    pyb::detail::try_translate_exceptions();
-  }
-  return nullptr;
-}
 
 void register_functional(pyb::module_& m) {
   add_raw_functions(m, fast_methods);

@@ -135,24 +135,50 @@ TensorDesc desc_from_array(const pyb::array& a) {
   return TensorDesc(t, sizes, strides);
 }
 
+pyb::object& validation_error_type() {
+  static pyb::object* t = new pyb::object();  // never destroyed: used until interpreter exit
+  return *t;
+}
+
 }  // namespace
+
+// The one place where strided's C++ errors become Python exceptions (registered with pybind11
+// through its public API, and called by the raw METH_FASTCALL functions).
+void translate_strided_error(std::exception_ptr p) {
+  try {
+    if (p) std::rethrow_exception(p);
+  } catch (const ValidationError& e) {
+    PyErr_SetString(validation_error_type().ptr(), e.what());
+  } catch (const IndexError& e) {
+    PyErr_SetString(PyExc_IndexError, e.what());
+  } catch (const BufferError& e) {
+    PyErr_SetString(PyExc_BufferError, e.what());
+  } catch (const Error& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+}
+
+PyObject* translate_current_exception() {
+  try {
+    throw;
+  } catch (pyb::error_already_set& e) {
+    e.restore();
+  } catch (const pyb::builtin_exception& e) {
+    e.set_error();
+  } catch (const Error&) {
+    translate_strided_error(std::current_exception());
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
 
 void register_types(pyb::module_& m) {
   // Exceptions: ValidationError is a ValueError; IndexError and BufferError map to builtins.
-  static pyb::exception<ValidationError> validation_error(m, "ValidationError", PyExc_ValueError);
-  pyb::register_exception_translator([](std::exception_ptr p) {
-    try {
-      if (p) std::rethrow_exception(p);
-    } catch (const ValidationError& e) {
-      pyb::set_error(validation_error, e.what());
-    } catch (const IndexError& e) {
-      PyErr_SetString(PyExc_IndexError, e.what());
-    } catch (const BufferError& e) {
-      PyErr_SetString(PyExc_BufferError, e.what());
-    } catch (const Error& e) {
-      PyErr_SetString(PyExc_RuntimeError, e.what());
-    }
-  });
+  validation_error_type() = pyb::exception<ValidationError>(m, "ValidationError", PyExc_ValueError);
+  pyb::register_exception_translator(&translate_strided_error);
 
   auto dt = pyb::native_enum<DataType>(m, "DataType", "enum.IntEnum",
                                       "DirectML's DML_TENSOR_DATA_TYPE (values are DirectML's).");
