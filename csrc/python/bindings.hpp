@@ -6,6 +6,7 @@
 
 #include <optional>
 
+#include "exec/call.hpp"
 #include "strided/strided.hpp"
 
 namespace strided::py {
@@ -38,19 +39,14 @@ pyb::tuple to_tuple(const std::vector<std::int64_t>& v);
 
 /// An array argument of a functional call: dtype, element-0 pointer, shape and BYTE strides (ndim 0
 /// for a 0-d array, as numpy); `keep` holds the array alive.
-struct Arr {
+struct Arr : detail::CallArray {
   pyb::object keep;
-  DataType dtype = DataType::UNKNOWN;
-  void* data = nullptr;
-  int ndim = 0;
-  std::int64_t shape[kMaxDims] = {};
-  std::int64_t strides[kMaxDims] = {};
 };
 /// Reads an array argument (numpy arrays as they are; anything else through numpy.asarray for
 /// inputs). Errors name `field`: TypeError (not an array, object dtype), BufferError (read-only
 /// output), ValidationError (dtype without a DirectML type, more than 8 dimensions).
 Arr to_arr(pyb::handle h, const std::string& field, bool writable);
-bool is_empty(const Arr& x);
+using detail::is_empty;
 /// Validates (first time per key), plans (cached) and runs operator `code` (detail::op_code, the
 /// position in STRIDED_FOR_EACH_OP) on arrays with its functional parameters (ops/<op>.cpp from_call);
 /// releases the GIL.

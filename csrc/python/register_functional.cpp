@@ -14,11 +14,7 @@ constexpr int kSplit = detail::op_code<SplitDesc>();
 constexpr int kJoin = detail::op_code<JoinDesc>();
 constexpr int kSlice1 = detail::op_code<Slice1Desc>();
 
-std::string shape_str(const std::int64_t* s, int n) {
-  std::string r = "(";
-  for (int i = 0; i < n; ++i) r += std::to_string(s[i]) + (n == 1 ? "," : (i + 1 < n ? ", " : ""));
-  return r + ")";
-}
+using detail::shape_str;
 std::string shape_str(const pyb::array& a) {
   std::vector<std::int64_t> s(a.shape(), a.shape() + a.ndim());
   return shape_str(s.data(), static_cast<int>(a.ndim()));
@@ -71,30 +67,9 @@ pyb::object copy(pyb::handle src, pyb::handle out) {
   if (s.dtype != o.dtype)
     throw ValidationError("out: dtype " + std::string(dtype_name(o.dtype)) + " differs from src dtype " +
                           std::string(dtype_name(s.dtype)) + " (copy never converts)");
-  // numpy broadcasting (np.copyto): leading size-1 dimensions of src beyond out's count are
-  // dropped, then align right; size-1 (or missing) source dimensions get stride 0.
-  const int on = o.ndim;
-  int lead = 0;
-  while (s.ndim - lead > on && s.shape[lead] == 1) ++lead;
-  const int sn = s.ndim - lead;
-  auto no_broadcast = [&]() {
-    return ValidationError("src: shape " + shape_str(s.shape, s.ndim) + " does not broadcast to out shape " +
-                           shape_str(o.shape, o.ndim));
-  };
-  if (sn > on) throw no_broadcast();
-  Arr b = s;
-  b.ndim = on;
-  for (int d = 0; d < on; ++d) {
-    const int sd_ = d - (on - sn);
-    const std::int64_t n = o.shape[d];
-    b.shape[d] = n;
-    if (sd_ < 0 || s.shape[lead + sd_] == 1)
-      b.strides[d] = 0;
-    else if (s.shape[lead + sd_] == n)
-      b.strides[d] = s.strides[lead + sd_];
-    else
-      throw no_broadcast();
-  }
+  // numpy broadcasting (np.copyto), the library's rule.
+  Arr b;
+  static_cast<detail::CallArray&>(b) = detail::broadcast_to(s, o);
   if (!is_empty(o)) run_arrays(kIdentity, nullptr, 0, &b, 1, &o, 1);
   return pyb::reinterpret_borrow<pyb::object>(out);
 }

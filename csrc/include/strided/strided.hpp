@@ -2,6 +2,7 @@
 // an overview; every function is documented in its own header here.
 #pragma once
 #include "strided/config.hpp"  // C++17 check first
+#include "strided/array.hpp"
 #include "strided/compiled.hpp"
 #include "strided/dtype.hpp"
 #include "strided/error.hpp"

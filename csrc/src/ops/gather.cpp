@@ -1,6 +1,7 @@
 // Gather (DML_GATHER_OPERATOR_DESC, numpy take / ONNX Gather):
 // out[o, j, q] = in[o, indices[j], q] with j over the last `index_dimensions` of indices.
 #include "index/steps.hpp"
+#include "exec/call.hpp"
 #include "ops/op.hpp"
 
 namespace strided::detail {
@@ -81,3 +82,12 @@ CallShapes call_shapes(const Call& c, const GatherDesc*) {
 }
 
 }  // namespace strided::detail
+
+namespace strided {
+
+void gather(const ConstArrayView& x, const ConstArrayView& indices, const ArrayView& out, std::int64_t axis) {
+  const detail::CallArray ins[2] = {detail::call_array(x, "x"), detail::call_array(indices, "indices")};
+  detail::index_call(detail::op_code<GatherDesc>(), axis, ScatterReduction::NONE, ins, 2, detail::call_array(out, "out"));
+}
+
+}  // namespace strided

@@ -1,6 +1,7 @@
 // GatherElements (DML_GATHER_ELEMENTS_OPERATOR_DESC, ONNX GatherElements):
 // out[c] = in[c with c[axis] = indices[c]]. One axis-gather step.
 #include "index/steps.hpp"
+#include "exec/call.hpp"
 #include "ops/op.hpp"
 
 namespace strided::detail {
@@ -59,3 +60,14 @@ CallShapes call_shapes(const Call& c, const GatherElementsDesc*) {
 }
 
 }  // namespace strided::detail
+
+namespace strided {
+
+void gather_elements(const ConstArrayView& x, const ConstArrayView& indices, const ArrayView& out,
+                     std::int64_t axis) {
+  const detail::CallArray ins[2] = {detail::call_array(x, "x"), detail::call_array(indices, "indices")};
+  detail::index_call(detail::op_code<GatherElementsDesc>(), axis, ScatterReduction::NONE, ins, 2,
+                     detail::call_array(out, "out"));
+}
+
+}  // namespace strided

@@ -2,6 +2,7 @@
 // the last dimension of indices holds coordinates into the input after the batch dimensions.
 // One tuple-gather step.
 #include "index/steps.hpp"
+#include "exec/call.hpp"
 #include "ops/op.hpp"
 
 namespace strided::detail {
@@ -84,3 +85,14 @@ CallShapes call_shapes(const Call& c, const GatherNDDesc*) {
 }
 
 }  // namespace strided::detail
+
+namespace strided {
+
+void gather_nd(const ConstArrayView& x, const ConstArrayView& indices, const ArrayView& out,
+               std::int64_t batch_dims) {
+  const detail::CallArray ins[2] = {detail::call_array(x, "x"), detail::call_array(indices, "indices")};
+  detail::index_call(detail::op_code<GatherNDDesc>(), batch_dims, ScatterReduction::NONE, ins, 2,
+                     detail::call_array(out, "out"));
+}
+
+}  // namespace strided

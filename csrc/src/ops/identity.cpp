@@ -1,4 +1,5 @@
 // Identity (DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC): out[c] = in[c]. One strided copy.
+#include "exec/call.hpp"
 #include "ops/op.hpp"
 
 namespace strided::detail {
@@ -31,3 +32,16 @@ IdentityDesc from_call(const Call& c, const IdentityDesc*) {
 }
 
 }  // namespace strided::detail
+
+namespace strided {
+
+void copy(const ConstArrayView& src, const ArrayView& out) {
+  const detail::CallArray s = detail::call_array(src, "src"), o = detail::call_array(out, "out");
+  if (s.dtype != o.dtype)
+    throw ValidationError("out: dtype " + std::string(dtype_name(o.dtype)) + " differs from src dtype " +
+                          std::string(dtype_name(s.dtype)) + " (copy never converts)");
+  const detail::CallArray b = detail::broadcast_to(s, o);
+  if (!detail::is_empty(o)) detail::call(detail::op_code<IdentityDesc>(), nullptr, 0, &b, 1, &o, 1);
+}
+
+}  // namespace strided

@@ -2,6 +2,7 @@
 // out[c with c[axis] = indices[c]] = updates[c] in row-major order (or combined by a reduction).
 // One axis-scatter step (after a whole copy when the indices do not cover the input).
 #include "index/steps.hpp"
+#include "exec/call.hpp"
 #include "ops/op.hpp"
 
 namespace strided::detail {
@@ -85,3 +86,14 @@ CallShapes call_shapes(const Call& c, const ScatterDesc*) {
 }
 
 }  // namespace strided::detail
+
+namespace strided {
+
+void scatter(const ConstArrayView& x, const ConstArrayView& indices, const ConstArrayView& updates,
+             const ArrayView& out, std::int64_t axis, ScatterReduction reduction) {
+  const detail::CallArray ins[3] = {detail::call_array(x, "x"), detail::call_array(indices, "indices"),
+                                    detail::call_array(updates, "updates")};
+  detail::index_call(detail::op_code<ScatterDesc>(), axis, reduction, ins, 3, detail::call_array(out, "out"));
+}
+
+}  // namespace strided

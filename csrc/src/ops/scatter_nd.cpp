@@ -2,6 +2,7 @@
 // out[indices[t, :], s] = updates[t, s] for every index tuple t in row-major order (or combined
 // by a reduction). One tuple-scatter step (which copies the input first unless in place).
 #include "index/steps.hpp"
+#include "exec/call.hpp"
 #include "ops/op.hpp"
 
 namespace strided::detail {
@@ -94,3 +95,14 @@ CallShapes call_shapes(const Call& c, const ScatterNDDesc*) {
 }
 
 }  // namespace strided::detail
+
+namespace strided {
+
+void scatter_nd(const ConstArrayView& x, const ConstArrayView& indices, const ConstArrayView& updates,
+                const ArrayView& out, ScatterReduction reduction) {
+  const detail::CallArray ins[3] = {detail::call_array(x, "x"), detail::call_array(indices, "indices"),
+                                    detail::call_array(updates, "updates")};
+  detail::index_call(detail::op_code<ScatterNDDesc>(), 0, reduction, ins, 3, detail::call_array(out, "out"));
+}
+
+}  // namespace strided

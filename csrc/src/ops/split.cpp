@@ -1,4 +1,5 @@
 // Split (DML_SPLIT_OPERATOR_DESC): output k is the input's range along `axis`. One copy per output.
+#include "exec/call.hpp"
 #include "ops/op.hpp"
 #include "view/view.hpp"
 
@@ -34,3 +35,28 @@ SplitDesc from_call(const Call& c, const SplitDesc*) {
 }
 
 }  // namespace strided::detail
+
+namespace strided {
+
+void split(const ConstArrayView& x, const std::vector<ArrayView>& outs, std::int64_t axis) {
+  const detail::CallArray a = detail::call_array(x, "x");
+  if (a.ndim == 0) throw ValidationError("x: a 0-d array cannot be split (it has no axis)");
+  const std::int64_t ax = detail::Call::axis(axis, a.ndim, "axis");
+  std::vector<detail::CallArray> live;
+  std::int64_t total = 0;
+  for (std::size_t k = 0; k < outs.size(); ++k) {
+    const std::string field = "outs[" + std::to_string(k) + "]";
+    const detail::CallArray o = detail::call_array(outs[k], field.c_str());
+    std::vector<std::int64_t> want(a.shape, a.shape + a.ndim);
+    if (o.ndim == a.ndim) want[static_cast<std::size_t>(ax)] = o.shape[ax];
+    detail::expect_shape(o, want, field.c_str());
+    total += o.shape[ax];
+    if (!detail::is_empty(o)) live.push_back(o);
+  }
+  if (outs.empty() || total != a.shape[ax])
+    throw ValidationError("outs: sizes along axis " + std::to_string(ax) + " sum to " + std::to_string(total) +
+                          ", not to x's " + std::to_string(a.shape[ax]));
+  if (!live.empty()) detail::call(detail::op_code<SplitDesc>(), &ax, 1, &a, 1, live.data(), live.size());
+}
+
+}  // namespace strided

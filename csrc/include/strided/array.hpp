@@ -1,0 +1,67 @@
+// strided: the functional API in C++ (the same functions as Python's sd.copy, sd.split, ...).
+// Each call validates its arrays the first time a (operator, parameters, dtypes, shapes,
+// strides) combination is seen, plans it once and keeps the plan in the library's thread-safe
+// cache; later calls of the same shape only run. The caller owns every array, outputs included.
+#pragma once
+#include "strided/config.hpp"  // C++17 check first
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "strided/dtype.hpp"
+#include "strided/ops.hpp"
+
+namespace strided {
+
+/// A read-only strided array: element type, the address of element (0, ..., 0), sizes and BYTE
+/// strides (any sign; 0 repeats an element). 0 to 8 dimensions; a size may be 0.
+struct ConstArrayView {
+  DataType dtype = DataType::UNKNOWN;
+  const void* data = nullptr;
+  std::vector<std::int64_t> sizes;
+  std::vector<std::int64_t> strides;
+};
+
+/// A writable strided array. Its elements must not overlap each other (except that copy-family
+/// functions accept stride 0: the last coordinate is written), and no two outputs of a call may
+/// share memory (BufferError).
+struct ArrayView {
+  DataType dtype = DataType::UNKNOWN;
+  void* data = nullptr;
+  std::vector<std::int64_t> sizes;
+  std::vector<std::int64_t> strides;
+  operator ConstArrayView() const { return {dtype, data, sizes, strides}; }  // NOLINT: an output reads as an input
+};
+
+/// Identity: out = src, with src broadcast to out's sizes by numpy's rules (np.copyto).
+void copy(const ConstArrayView& src, const ArrayView& out);
+/// Split: outs[k] gets x's range along `axis` (negative from the end); their sizes along it sum to x's.
+void split(const ConstArrayView& x, const std::vector<ArrayView>& outs, std::int64_t axis);
+/// Join: xs concatenated along `axis` (negative from the end) into out (numpy.concatenate).
+void join(const std::vector<ConstArrayView>& xs, const ArrayView& out, std::int64_t axis);
+/// Slice1: out[c] = x[window offset + c * stride], signed non-zero strides (a negative stride
+/// walks the window from its far end); out's sizes at most 1 + (sizes - 1) / |strides|.
+void slice(const ConstArrayView& x, const ArrayView& out, const std::vector<std::int64_t>& offsets,
+           const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& strides);
+/// Gather (numpy take): out has sizes x[:axis] + indices + x[axis+1:].
+void gather(const ConstArrayView& x, const ConstArrayView& indices, const ArrayView& out, std::int64_t axis);
+/// GatherElements: out[c] = x[c with c[axis] = indices[c]]; out has indices' sizes.
+void gather_elements(const ConstArrayView& x, const ConstArrayView& indices, const ArrayView& out,
+                     std::int64_t axis);
+/// GatherND with `batch_dims` leading batch dimensions.
+void gather_nd(const ConstArrayView& x, const ConstArrayView& indices, const ArrayView& out,
+               std::int64_t batch_dims = 0);
+/// ScatterElements: out = x, then out[c with c[axis] = indices[c]] (op)= updates[c] in row-major
+/// order. `out` may be `x` itself (in place).
+void scatter(const ConstArrayView& x, const ConstArrayView& indices, const ConstArrayView& updates,
+             const ArrayView& out, std::int64_t axis, ScatterReduction reduction = ScatterReduction::NONE);
+/// ScatterND: out = x, then out[indices[t]] (op)= updates[t] in row-major order of t.
+void scatter_nd(const ConstArrayView& x, const ConstArrayView& indices, const ConstArrayView& updates,
+                const ArrayView& out, ScatterReduction reduction = ScatterReduction::NONE);
+
+/// Drops every cached plan (they are rebuilt on the next call).
+void clear_plan_cache();
+/// Plans in the cache.
+std::size_t plan_cache_size();
+
+}  // namespace strided

@@ -1,0 +1,171 @@
+// The C++ functional API (strided/array.hpp) against plain reference loops: every function on
+// strided views (negative, zero and padded strides), the plan cache, in-place scatter, empty
+// arrays, and misuse giving typed errors with nothing written.
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "check.hpp"
+#include "strided/array.hpp"
+#include "strided/error.hpp"
+
+using namespace strided;
+
+namespace {
+
+constexpr std::int64_t F = sizeof(float);
+
+ConstArrayView in(const std::vector<float>& v, std::vector<std::int64_t> sizes, std::vector<std::int64_t> strides,
+                  std::int64_t offset = 0) {
+  return {DataType::FLOAT32, v.data() + offset, std::move(sizes), std::move(strides)};
+}
+ArrayView out(std::vector<float>& v, std::vector<std::int64_t> sizes, std::vector<std::int64_t> strides) {
+  return {DataType::FLOAT32, v.data(), std::move(sizes), std::move(strides)};
+}
+std::vector<float> iota(std::size_t n) {
+  std::vector<float> v(n);
+  std::iota(v.begin(), v.end(), 0.0f);
+  return v;
+}
+
+void copy_broadcast_and_reverse() {
+  // src: a row of 4 read backwards (negative stride), broadcast over 3 rows.
+  const std::vector<float> s = iota(4);
+  std::vector<float> o(12, -1);
+  copy(in(s, {4}, {-F}, 3), out(o, {3, 4}, {4 * F, F}));
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c) CHECK_EQ(o[static_cast<std::size_t>(r * 4 + c)], static_cast<float>(3 - c));
+  std::vector<float> o2(12, -1);
+  CHECK_THROWS(copy(in(s, {4}, {F}), out(o2, {3, 5}, {5 * F, F})), ValidationError, "does not broadcast");
+  CHECK(o2 == std::vector<float>(12, -1));
+}
+
+void split_join_roundtrip() {
+  const std::vector<float> x = iota(24);  // 4 x 6, columns split 1 + 2 + 3
+  std::vector<float> a(4), b(8), c(12);
+  std::vector<ArrayView> parts{out(a, {4, 1}, {F, F}), out(b, {4, 2}, {2 * F, F}), out(c, {4, 3}, {3 * F, F})};
+  split(in(x, {4, 6}, {6 * F, F}), parts, -1);
+  for (int r = 0; r < 4; ++r) {
+    CHECK_EQ(a[static_cast<std::size_t>(r)], x[static_cast<std::size_t>(r * 6)]);
+    CHECK_EQ(b[static_cast<std::size_t>(r * 2 + 1)], x[static_cast<std::size_t>(r * 6 + 2)]);
+    CHECK_EQ(c[static_cast<std::size_t>(r * 3 + 2)], x[static_cast<std::size_t>(r * 6 + 5)]);
+  }
+  std::vector<float> y(24, -1);
+  join({in(a, {4, 1}, {F, F}), in(b, {4, 2}, {2 * F, F}), in(c, {4, 3}, {3 * F, F})}, out(y, {4, 6}, {6 * F, F}), 1);
+  CHECK(y == x);
+  std::vector<float> z(24, -1);
+  CHECK_THROWS(join({in(a, {4, 1}, {F, F})}, out(z, {4, 6}, {6 * F, F}), 1), ValidationError, "sum to 1");
+  CHECK(z == std::vector<float>(24, -1));
+}
+
+void slice_negative_stride() {
+  const std::vector<float> x = iota(10);
+  std::vector<float> o(3, -1);
+  slice(in(x, {10}, {F}), out(o, {3}, {F}), {1}, {7}, {-3});  // window [1, 8) read from 7 down by 3
+  CHECK(o == (std::vector<float>{7, 4, 1}));
+  CHECK_THROWS(slice(in(x, {10}, {F}), out(o, {3}, {F}), {1}, {7}, {0}), ValidationError, "strides[0]");
+}
+
+void index_functions() {
+  const std::vector<float> x = iota(12);  // 3 x 4
+  const std::vector<std::int64_t> idx{2, -1, 0};
+  const ConstArrayView iv{DataType::INT64, idx.data(), {3}, {8}};
+  std::vector<float> g(12, -1);  // take rows 2, 2, 0 of x
+  gather(in(x, {3, 4}, {4 * F, F}), iv, out(g, {3, 4}, {4 * F, F}), 0);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c)
+      CHECK_EQ(g[static_cast<std::size_t>(r * 4 + c)], x[static_cast<std::size_t>((r == 2 ? 0 : 2) * 4 + c)]);
+  // gather_elements along the last axis, indices (3, 1)
+  std::vector<float> ge(3, -1);
+  gather_elements(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT64, idx.data(), {3, 1}, {8, 8}},
+                  out(ge, {3, 1}, {F, F}), 1);
+  CHECK(ge == (std::vector<float>{2, 7, 8}));
+  // gather_nd: points (2, 1) and (0, 3)
+  const std::vector<std::int32_t> pts{2, 1, 0, 3};
+  std::vector<float> gn(2, -1);
+  gather_nd(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT32, pts.data(), {2, 2}, {8, 4}},
+            out(gn, {2}, {F}));
+  CHECK(gn == (std::vector<float>{9, 3}));
+  // scatter_nd in place with ADD and a duplicate point
+  std::vector<float> y = x;
+  const std::vector<std::int32_t> dup{1, 1, 1, 1};
+  const std::vector<float> upd{10, 20};
+  scatter_nd(in(y, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT32, dup.data(), {2, 2}, {8, 4}},
+             in(upd, {2}, {F}), out(y, {3, 4}, {4 * F, F}), ScatterReduction::ADD);
+  CHECK_EQ(y[5], 5.0f + 30.0f);
+  CHECK_EQ(y[4], 4.0f);
+  // scatter along axis 0: column 0 of rows idx -> the last duplicate wins
+  std::vector<float> s(12, -1);
+  const std::vector<std::int64_t> rows{1, 1};
+  scatter(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT64, rows.data(), {2, 1}, {8, 8}},
+          in(upd, {2, 1}, {F, F}), out(s, {3, 4}, {4 * F, F}), 0);
+  CHECK_EQ(s[4], 20.0f);
+  CHECK_EQ(s[5], 5.0f);
+}
+
+void index_errors_write_nothing() {
+  const std::vector<float> x = iota(12);
+  const std::vector<std::int64_t> bad{0, 3};
+  std::vector<float> g(8, -1);
+  CHECK_THROWS(gather(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT64, bad.data(), {2}, {8}},
+                      out(g, {2, 4}, {4 * F, F}), 0),
+               IndexError, "index 3 is out of range");
+  CHECK(g == std::vector<float>(8, -1));
+  CHECK_THROWS(gather(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT64, bad.data(), {2}, {8}},
+                      out(g, {4, 2}, {2 * F, F}), 0),
+               ValidationError, "expected shape (2, 4)");
+  CHECK_THROWS(gather(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::FLOAT32, x.data(), {2}, {4}},
+                      out(g, {2, 4}, {4 * F, F}), 0),
+               ValidationError, "indices");
+  // Two outputs of a split sharing memory.
+  std::vector<float> o(6, -1);
+  CHECK_THROWS(split(in(x, {2, 6}, {6 * F, F}), {out(o, {1, 6}, {6 * F, F}), out(o, {1, 6}, {6 * F, F})}, 0),
+               BufferError, "outputs[0] and outputs[1]");
+}
+
+void empty_arrays() {
+  const std::vector<float> x = iota(12);
+  std::vector<float> o(12, -1);
+  // No indices: a scatter is a copy of x.
+  const std::vector<std::int64_t> none;
+  scatter(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT64, none.data(), {0, 4}, {32, 8}},
+          in(x, {0, 4}, {4 * F, F}), out(o, {3, 4}, {4 * F, F}), 0);
+  CHECK(o == x);
+  // A gather of no indices writes nothing, and still checks the result's shape.
+  std::vector<float> g(4, -1);
+  gather(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT64, none.data(), {0}, {8}},
+         out(g, {0, 4}, {4 * F, F}), 0);
+  CHECK_THROWS(gather(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT64, none.data(), {0}, {8}},
+                      out(g, {4, 0}, {0, F}), 0),
+               ValidationError, "expected shape (0, 4)");
+  // Rows of an empty axis cannot be taken.
+  const std::vector<std::int64_t> zero{0};
+  CHECK_THROWS(gather(in(x, {0, 4}, {4 * F, F}), ConstArrayView{DataType::INT64, zero.data(), {1}, {8}},
+                      out(g, {1, 4}, {4 * F, F}), 0),
+               IndexError, "empty axis");
+}
+
+void plan_cache() {
+  clear_plan_cache();
+  CHECK_EQ(plan_cache_size(), std::size_t{0});
+  const std::vector<float> x = iota(64);
+  std::vector<float> o(64);
+  for (int i = 0; i < 3; ++i) copy(in(x, {8, 8}, {F, 8 * F}), out(o, {8, 8}, {8 * F, F}));  // a transpose
+  CHECK_EQ(plan_cache_size(), std::size_t{1});
+  CHECK_EQ(o[1], 8.0f);
+  clear_plan_cache();
+  CHECK_EQ(plan_cache_size(), std::size_t{0});
+}
+
+}  // namespace
+
+int main() {
+  copy_broadcast_and_reverse();
+  split_join_roundtrip();
+  slice_negative_stride();
+  index_functions();
+  index_errors_write_nothing();
+  empty_arrays();
+  plan_cache();
+  return check::report();
+}
