@@ -25,6 +25,7 @@ from ._core import (
 # each has read-only fields named after DirectML's in snake case, validate(feature_level=None),
 # is_valid_at(level), the min_feature_level property, __repr__ and __eq__.
 from ._core import (
+    CastDesc,
     GatherDesc,
     GatherElementsDesc,
     GatherNDDesc,
@@ -38,7 +39,7 @@ from ._core import (
     SplitDesc,
 )
 from ._types import install_enum_helpers as _install_enum_helpers
-from ._functional import copy, join, slice, split
+from ._functional import cast, copy, join, slice, split
 from ._index import gather, gather_elements, gather_nd, scatter, scatter_nd
 from . import xla
 from ._layout import attach as _attach_layout, plot_layout
@@ -57,6 +58,7 @@ def cmake_dir() -> str:
 
 
 __all__ = [
+    "CastDesc",
     "CompiledOperator",
     "DataType",
     "FeatureLevel",
@@ -75,6 +77,7 @@ __all__ = [
     "ValidationError",
     "build_info",
     "calc_buffer_tensor_size",
+    "cast",
     "cmake_dir",
     "compile",
     "copy",

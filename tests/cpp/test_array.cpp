@@ -145,6 +145,19 @@ void empty_arrays() {
                IndexError, "empty axis");
 }
 
+void cast_rules() {
+  // SPEC 3.5's vectors through the C++ function, read with a negative stride.
+  const std::vector<float> x{2.7f, -2.5f, 3e9f, -1.0f};
+  std::vector<std::int32_t> i(4, 7);
+  cast(in(x, {4}, {-F}, 3), ArrayView{DataType::INT32, i.data(), {4}, {4}});
+  CHECK(i == (std::vector<std::int32_t>{-1, 2147483647, -2, 2}));
+  std::vector<std::uint8_t> u(4, 7);
+  cast(in(x, {4}, {F}), ArrayView{DataType::UINT8, u.data(), {4}, {1}});
+  CHECK(u == (std::vector<std::uint8_t>{2, 0, 255, 0}));
+  CHECK_THROWS(cast(in(x, {4}, {F}), ArrayView{DataType::UINT8, u.data(), {2}, {1}}), ValidationError,
+               "expected shape (4,)");
+}
+
 void plan_cache() {
   clear_plan_cache();
   CHECK_EQ(plan_cache_size(), std::size_t{0});
@@ -166,6 +179,7 @@ int main() {
   index_functions();
   index_errors_write_nothing();
   empty_arrays();
+  cast_rules();
   plan_cache();
   return check::report();
 }

@@ -59,6 +59,9 @@ void scatter(const ConstArrayView& x, const ConstArrayView& indices, const Const
 void scatter_nd(const ConstArrayView& x, const ConstArrayView& indices, const ConstArrayView& updates,
                 const ArrayView& out, ScatterReduction reduction = ScatterReduction::NONE);
 
+/// Cast: out = x converted to out's dtype by SPEC 3.5's rules (same sizes).
+void cast(const ConstArrayView& x, const ArrayView& out);
+
 /// Drops every cached plan (they are rebuilt on the next call).
 void clear_plan_cache();
 /// Plans in the cache.

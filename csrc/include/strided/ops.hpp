@@ -1,4 +1,4 @@
-// strided: the ten DirectML data-movement operator descriptions (SPEC.md section 3), with
+// strided: the DirectML data-movement operator descriptions (SPEC.md section 3), with
 // validation against DirectML's rules and feature levels (SPEC.md section 4).
 #pragma once
 #include "strided/config.hpp"  // C++17 check first
@@ -28,7 +28,8 @@ namespace strided {
   X(GatherElements, index)     \
   X(GatherND, index)           \
   X(Scatter, index)            \
-  X(ScatterND, index)
+  X(ScatterND, index)            \
+  X(Cast, copy)
 
 /// How a field is passed when a description is built from Python (keyword-only fields follow
 /// the others; optional and keyword-only ones default to their type's zero: 0, NONE). The
@@ -234,6 +235,22 @@ struct ScatterNDDesc {
                            desc_field("input_dimension_count", &ScatterNDDesc::input_dimension_count),
                            desc_field("indices_dimension_count", &ScatterNDDesc::indices_dimension_count),
                            desc_field("reduction", &ScatterNDDesc::reduction, FieldUse::KeywordOnly));
+  }
+};
+
+/// DML_CAST_OPERATOR_DESC: out[c] = convert(in[c]) to the output's data type by SPEC 3.5's rules
+/// (truncation toward zero and saturation for float -> int, round to nearest even, modulo for
+/// int -> int, quiet NaNs keeping their payload's high bits).
+struct CastDesc {
+  TensorDesc input;
+  TensorDesc output;
+
+  static constexpr const char* name = "CastDesc";
+  static constexpr const char* doc =
+      "DML_CAST_OPERATOR_DESC: out[c] = in[c] converted to the output's data type (SPEC 3.5: truncation and "
+      "saturation for float -> int, round to nearest even, modulo 2^bits for int -> int).";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &CastDesc::input), desc_field("output", &CastDesc::output));
   }
 };
 

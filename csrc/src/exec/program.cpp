@@ -14,7 +14,7 @@ namespace {
 class CopyStep final : public Step {
  public:
   CopyStep(const View& src, const View& dst)
-      : src_(src.where), dst_(dst.where), plan_(plan_copy(src.width(), dst.sizes, src.strides, dst.strides)) {}
+      : src_(src.where), dst_(dst.where), plan_(plan_convert(src.dtype, dst.dtype, dst.sizes, src.strides, dst.strides)) {}
   void run(const ExecContext& c) const override {
     const std::byte* s = src_.in_ptr(c);
     std::byte* d = dst_.out_ptr(c);

@@ -84,7 +84,8 @@ void run_program(const Program& program, const std::byte* const* inputs,
                  std::byte* const* outputs, const std::pair<std::int64_t, std::int64_t>* out_extent,
                  std::size_t n_out);
 
-/// A step that copies one view to another through the copy engine.
+/// A step that copies one view to another through the copy engine, converting the elements
+/// (SPEC 3.5) when the views' dtypes differ.
 std::unique_ptr<const Step> make_copy_step(const View& src, const View& dst);
 
 }  // namespace strided::detail

@@ -24,11 +24,18 @@ enum class KernelKind : std::uint8_t {
 };
 constexpr int kKernelKinds = static_cast<int>(KernelKind::Count);
 
+/// The convert family's kernels: the same 2-D loop, reading elements of one DataType and writing
+/// them converted to another by SPEC 3.5's rules (elem/cast.hpp). [0]: any strides; [1]: both
+/// operands contiguous along the inner loop (ss0, ds0 = their widths), vectorised where it pays.
+constexpr int kDtypeSlots = 12;  // DataType values 1..11 (0 unused)
+
 struct KernelTable {
   const char* name;
   // [streaming stores?][kind][log2 width]. Streaming (non-temporal) variants are for outputs
   // larger than the cache; they fall back to ordinary stores where alignment does not allow.
   CopyKernel k[2][kKernelKinds][4];
+  // [from DataType][to DataType][contiguous inner loop?]; null for equal types (a plain copy).
+  CopyKernel convert[kDtypeSlots][kDtypeSlots][2];
 };
 
 const KernelTable& kernels_scalar() noexcept;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "elem/cast.hpp"
 #include "kernels/kernels.hpp"
 
 #if defined(__SSE2__)
@@ -626,6 +627,60 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
   transpose_tiles<W, false>(s, d, n1, ss1, ds1, n0, ss0, ds0, simd);
 }
 
+// ------------------------------------------------------------------ the convert family
+// dst[r, i] = cast_value<D>(src[r, i]) (elem/cast.hpp). Contig: both operands walk their own
+// element width along the inner loop, a form compilers vectorise; F16C converts float32 <->
+// float16 eight at a time where the target has it (round to nearest even, quiet NaNs keeping
+// the payload's high bits: SPEC 3.5's rules exactly).
+template <class T> inline T ldv(const byte* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+template <class T> inline void stv(byte* p, T v) { std::memcpy(p, &v, sizeof(T)); }
+
+template <class S, class D>
+void k_convert(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64 ds0) {
+  for (i64 r = 0; r < n1; ++r, s += ss1, d += ds1)
+    for (i64 i = 0; i < n0; ++i) stv<D>(d + i * ds0, elem::cast_value<D>(ldv<S>(s + i * ss0)));
+}
+
+template <class S, class D>
+void k_convert_contig(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64, i64) {
+  for (i64 r = 0; r < n1; ++r, s += ss1, d += ds1) {
+    i64 i = 0;
+#if defined(__F16C__)
+    if constexpr (std::is_same_v<S, float> && std::is_same_v<D, elem::Half>) {
+      for (; i + 8 <= n0; i += 8)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 2 * i),
+                         _mm256_cvtps_ph(_mm256_loadu_ps(reinterpret_cast<const float*>(s + 4 * i)),
+                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    } else if constexpr (std::is_same_v<S, elem::Half> && std::is_same_v<D, float>) {
+      for (; i + 8 <= n0; i += 8)
+        _mm256_storeu_ps(reinterpret_cast<float*>(d + 4 * i),
+                         _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 2 * i))));
+    }
+#endif
+    for (; i < n0; ++i)
+      stv<D>(d + i * static_cast<i64>(sizeof(D)), elem::cast_value<D>(ldv<S>(s + i * static_cast<i64>(sizeof(S)))));
+  }
+}
+
+void fill_convert(CopyKernel (&t)[kDtypeSlots][kDtypeSlots][2]) noexcept {
+  for (int a = 1; a < kDtypeSlots; ++a)
+    for (int b = 1; b < kDtypeSlots; ++b)
+      elem::for_dtype(a, [&](auto sv) {
+        elem::for_dtype(b, [&](auto dv) {
+          using S = decltype(sv);
+          using D = decltype(dv);
+          if constexpr (!std::is_same_v<S, D>) {
+            t[a][b][0] = &k_convert<S, D>;
+            t[a][b][1] = &k_convert_contig<S, D>;
+          }
+        });
+      });
+}
+
 // ------------------------------------------------------------------ the table
 // noexcept down to make_table: kernels_<target>() (noexcept) then needs no terminate handler,
 // which clang would otherwise emit at -O0 as a weak __clang_call_terminate in this ISA object
@@ -656,6 +711,7 @@ KernelTable make_table(const char* name) noexcept {
   t.name = name;
   fill_table<false>(t.k[0]);
   fill_table<true>(t.k[1]);
+  fill_convert(t.convert);
   return t;
 }
 

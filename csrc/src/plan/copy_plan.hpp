@@ -7,6 +7,8 @@
 #include <memory>
 #include <vector>
 
+#include "strided/dtype.hpp"
+
 namespace strided::detail {
 
 class CopyPlan;  // defined by the planner (plan/planner.cpp)
@@ -19,6 +21,12 @@ class CopyPlan;  // defined by the planner (plan/planner.cpp)
 std::shared_ptr<const CopyPlan> plan_copy(std::size_t width, const std::vector<std::int64_t>& sizes,
                                           const std::vector<std::int64_t>& src_strides,
                                           const std::vector<std::int64_t>& dst_strides);
+
+/// Plans dst[c] = convert(src[c]) from elements of type `from` to `to` by SPEC 3.5's rules (the
+/// convert family of kernels; plan_copy when the types are equal). Strides in bytes, as plan_copy.
+std::shared_ptr<const CopyPlan> plan_convert(DataType from, DataType to, const std::vector<std::int64_t>& sizes,
+                                             const std::vector<std::int64_t>& src_strides,
+                                             const std::vector<std::int64_t>& dst_strides);
 
 /// Runs a plan. `src` / `dst` point at element (0,...,0) of each view. `threads` >= 1.
 void run_copy(const CopyPlan& plan, const void* src, void* dst, int threads);

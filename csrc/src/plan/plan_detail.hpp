@@ -7,6 +7,7 @@
 
 #include "kernels/kernels.hpp"
 #include "plan/copy_plan.hpp"
+#include "strided/dtype.hpp"
 
 namespace strided::detail {
 
@@ -31,6 +32,7 @@ class CopyPlan {
   std::vector<PlanDim> outer;
   std::int64_t outer_count = 1;  // product of outer sizes
   std::uint64_t bytes = 0;  // bytes written
+  DataType from = DataType::UNKNOWN, to = DataType::UNKNOWN;  // the convert family: from != to
 
   std::size_t width() const noexcept { return std::size_t{1} << wlog; }
   /// "transpose w4 [8192x4096] outer=[]"-style summary for tests and debugging.

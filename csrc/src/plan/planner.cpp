@@ -58,67 +58,55 @@ std::string CopyPlan::describe() const {
   for (std::size_t i = 0; i < outer.size(); ++i) s += (i ? "," : "") + dim(outer[i]);
   s += "] off=" + std::to_string(src_off) + ":" + std::to_string(dst_off);
   if (stream) s += " stream";
+  if (from != to) s += " convert " + std::string(dtype_enum_name(from)) + "->" + std::string(dtype_enum_name(to));
   return s;
 }
 
-std::shared_ptr<const CopyPlan> plan_copy(std::size_t width, const std::vector<std::int64_t>& sizes,
-                                          const std::vector<std::int64_t>& src_strides,
-                                          const std::vector<std::int64_t>& dst_strides) {
-  if (sizes.size() != src_strides.size() || sizes.size() != dst_strides.size())
-    throw ValidationError("plan_copy: sizes, src_strides and dst_strides must have the same length");
-  if (width == 0) throw ValidationError("plan_copy.width: element width must be at least 1 byte");
-  auto p = std::make_shared<CopyPlan>();
+namespace {
 
-  // 1. Size-1 dimensions do not move anything; a zero-size one means there is nothing to do.
-  std::vector<PlanDim> dims;
+// Steps 1-2 of every plan. 1. Size-1 dimensions do not move anything; a zero-size one means
+// there is nothing to do (returns false). A destination stride 0 writes one element over and
+// over: the last coordinate in row-major order is the one that stays (SPEC 3.0 rule 3), so only
+// that one is moved. 2. Dimensions the destination walks backwards are flipped: the same set of
+// element assignments, visited with increasing destination addresses.
+bool collect_dims(const char* who, const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& src_strides,
+                  const std::vector<std::int64_t>& dst_strides, CopyPlan& p, std::vector<PlanDim>& dims) {
+  if (sizes.size() != src_strides.size() || sizes.size() != dst_strides.size())
+    throw ValidationError(std::string(who) + ": sizes, src_strides and dst_strides must have the same length");
   std::uint64_t count = 1;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] < 0) throw ValidationError("plan_copy.sizes[" + std::to_string(i) + "]: size must not be negative");
+    if (sizes[i] < 0)
+      throw ValidationError(std::string(who) + ".sizes[" + std::to_string(i) + "]: size must not be negative");
     if (sizes[i] == 0) {
-      p->empty = true;
-      return p;
+      p.empty = true;
+      return false;
     }
     if (!checked_mul(count, static_cast<std::uint64_t>(sizes[i]), count))
-      throw ValidationError("plan_copy.sizes: element count overflows");
+      throw ValidationError(std::string(who) + ".sizes: element count overflows");
     if (sizes[i] > 1 && dst_strides[i] == 0) {
-      // Every coordinate of this dimension writes the same destination element: the last one
-      // in row-major order is the one that stays (SPEC 3.0 rule 3), so copy only that one.
-      p->src_off += (sizes[i] - 1) * src_strides[i];
+      p.src_off += (sizes[i] - 1) * src_strides[i];
       continue;
     }
     if (sizes[i] > 1) dims.push_back(PlanDim{sizes[i], src_strides[i], dst_strides[i]});
   }
-  if (!checked_mul(count, width, p->bytes)) throw ValidationError("plan_copy.sizes: byte count overflows");
-  p->bytes = width;  // bytes moved: dimensions collapsed above move nothing
-  for (const auto& d : dims) p->bytes *= static_cast<std::uint64_t>(d.n);
-  p->same_strides = true;
-  for (const auto& d : dims) p->same_strides = p->same_strides && d.ss == d.ds;
-
-  // 2. Flip dimensions the destination walks backwards: the copy is the same set of element
-  //    assignments, visited with increasing destination addresses.
+  p.same_strides = true;
+  for (const auto& d : dims) p.same_strides = p.same_strides && d.ss == d.ds;
   for (auto& d : dims) {
     if (d.ds < 0) {
-      p->src_off += (d.n - 1) * d.ss;
-      p->dst_off += (d.n - 1) * d.ds;
+      p.src_off += (d.n - 1) * d.ss;
+      p.dst_off += (d.n - 1) * d.ds;
       d.ss = -d.ss;
       d.ds = -d.ds;
     }
   }
+  return true;
+}
 
-  // 3. Elements the kernels do not know (not 1/2/4/8 bytes) become runs of smaller ones.
-  std::size_t w = width;
-  if (w != 1 && w != 2 && w != 4 && w != 8) {
-    w = width % 8 == 0 ? 8 : width % 4 == 0 ? 4 : width % 2 == 0 ? 2 : 1;
-    dims.push_back(PlanDim{static_cast<i64>(width / w), static_cast<i64>(w), static_cast<i64>(w)});
-  }
-  const auto W = static_cast<i64>(w);
-  if (dims.empty()) dims.push_back(PlanDim{1, W, W});
-
-  // 4. Order: the destination's fastest dimension innermost (insertion sort: a handful of dims).
+// Steps 4-5. 4. Order: the destination's fastest dimension innermost (insertion sort: a handful
+// of dims). 5. Coalesce a dimension into the one inside it when both operands step over it exactly.
+void order_and_coalesce(std::vector<PlanDim>& dims) {
   for (std::size_t i = 1; i < dims.size(); ++i)
     for (std::size_t j = i; j > 0 && outer_before(dims[j], dims[j - 1]); --j) std::swap(dims[j], dims[j - 1]);
-
-  // 5. Coalesce a dimension into the one inside it when both operands step over it exactly.
   std::vector<PlanDim> merged;  // innermost first while building
   for (std::size_t j = dims.size(); j-- > 0;) {
     const PlanDim& o = dims[j];
@@ -133,6 +121,40 @@ std::shared_ptr<const CopyPlan> plan_copy(std::size_t width, const std::vector<s
     merged.push_back(o);
   }
   dims.assign(merged.rbegin(), merged.rend());
+  if (dims.size() > 64) throw ValidationError("plan: more than 64 dimensions of size > 1");
+}
+
+// The loop nest's last dimensions become the kernel's (inner, row); the rest stay outer.
+void set_loops(CopyPlan& p, const std::vector<PlanDim>& dims) {
+  const std::size_t k = dims.size();
+  p.inner = dims[k - 1];
+  if (k >= 2) p.row = dims[k - 2];
+  if (k >= 3) p.outer.assign(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(k - 2));
+  for (const auto& d : p.outer) p.outer_count *= d.n;
+}
+
+}  // namespace
+
+std::shared_ptr<const CopyPlan> plan_copy(std::size_t width, const std::vector<std::int64_t>& sizes,
+                                          const std::vector<std::int64_t>& src_strides,
+                                          const std::vector<std::int64_t>& dst_strides) {
+  if (width == 0) throw ValidationError("plan_copy.width: element width must be at least 1 byte");
+  auto p = std::make_shared<CopyPlan>();
+  std::vector<PlanDim> dims;
+  if (!collect_dims("plan_copy", sizes, src_strides, dst_strides, *p, dims)) return p;
+  p->bytes = width;  // bytes moved: dimensions collapsed above move nothing
+  for (const auto& d : dims) p->bytes *= static_cast<std::uint64_t>(d.n);
+
+  // 3. Elements the kernels do not know (not 1/2/4/8 bytes) become runs of smaller ones.
+  std::size_t w = width;
+  if (w != 1 && w != 2 && w != 4 && w != 8) {
+    w = width % 8 == 0 ? 8 : width % 4 == 0 ? 4 : width % 2 == 0 ? 2 : 1;
+    dims.push_back(PlanDim{static_cast<i64>(width / w), static_cast<i64>(w), static_cast<i64>(w)});
+  }
+  const auto W = static_cast<i64>(w);
+  if (dims.empty()) dims.push_back(PlanDim{1, W, W});
+
+  order_and_coalesce(dims);
 
   // 6. A short contiguous run (2, 4 or 8 bytes) inside an outer loop is one wider element.
   if (dims.size() >= 2) {
@@ -144,7 +166,6 @@ std::shared_ptr<const CopyPlan> plan_copy(std::size_t width, const std::vector<s
     }
   }
   const auto Wd = static_cast<i64>(w);
-  if (dims.size() > 64) throw ValidationError("plan_copy.sizes: more than 64 dimensions of size > 1");
   p->wlog = log2_width(w);
 
   // 7. The inner kernel.
@@ -168,11 +189,30 @@ std::shared_ptr<const CopyPlan> plan_copy(std::size_t width, const std::vector<s
     p->kind = KernelKind::Generic;
   }
 
-  p->inner = dims[k - 1];
-  if (k >= 2) p->row = dims[k - 2];
-  if (k >= 3) p->outer.assign(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(k - 2));
-  for (const auto& d : p->outer) p->outer_count *= d.n;
+  set_loops(*p, dims);
   p->stream = p->bytes >= g_stream_bytes.load(std::memory_order_relaxed) && p->kind != KernelKind::Generic;
+  return p;
+}
+
+std::shared_ptr<const CopyPlan> plan_convert(DataType from, DataType to, const std::vector<std::int64_t>& sizes,
+                                             const std::vector<std::int64_t>& src_strides,
+                                             const std::vector<std::int64_t>& dst_strides) {
+  if (from == to) return plan_copy(itemsize(from), sizes, src_strides, dst_strides);
+  if (!is_valid_dtype(from) || !is_valid_dtype(to)) throw ValidationError("plan_convert: unknown data type");
+  auto p = std::make_shared<CopyPlan>();
+  p->from = from;
+  p->to = to;
+  std::vector<PlanDim> dims;
+  if (!collect_dims("plan_convert", sizes, src_strides, dst_strides, *p, dims)) return p;
+  p->same_strides = false;  // converted in place is never a no-op
+  p->bytes = itemsize(to);
+  for (const auto& d : dims) p->bytes *= static_cast<std::uint64_t>(d.n);
+  const auto ws = static_cast<i64>(itemsize(from)), wd = static_cast<i64>(itemsize(to));
+  if (dims.empty()) dims.push_back(PlanDim{1, ws, wd});
+  order_and_coalesce(dims);
+  p->wlog = log2_width(itemsize(to));
+  p->kind = dims.back().ss == ws && dims.back().ds == wd ? KernelKind::Contig : KernelKind::Generic;
+  set_loops(*p, dims);
   return p;
 }
 
@@ -248,7 +288,9 @@ bool bind(const CopyPlan& p, const void* src, void* dst, Bound& b) {
   b.p = &p;
   b.s = static_cast<const std::byte*>(src) + p.src_off;
   b.d = static_cast<std::byte*>(dst) + p.dst_off;
-  b.kern = active_kernels().k[p.stream ? 1 : 0][static_cast<int>(p.kind)][p.wlog];
+  const KernelTable& t = active_kernels();
+  b.kern = p.from == p.to ? t.k[p.stream ? 1 : 0][static_cast<int>(p.kind)][p.wlog]
+                          : t.convert[static_cast<int>(p.from)][static_cast<int>(p.to)][p.kind == KernelKind::Contig];
   return true;
 }
 

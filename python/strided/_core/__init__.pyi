@@ -117,7 +117,7 @@ class TensorDesc(metaclass=_pybind11_type):
 # ---------------------------------------------------------------- the ten descriptions
 
 class _Desc(metaclass=_pybind11_type):
-    # Not a runtime class: what the ten descriptions share.
+    # Not a runtime class: what the descriptions share.
     __hash__: ClassVar[None]  # type: ignore[assignment]
     def validate(self, feature_level: Optional[_LevelLike] = None) -> None: ...
     def is_valid_at(self, feature_level: _LevelLike) -> bool: ...
@@ -279,9 +279,16 @@ class ScatterNDDesc(_Desc):
     @property
     def reduction(self) -> str: ...
 
+class CastDesc(_Desc):
+    def __init__(self, input: TensorDesc, output: TensorDesc) -> None: ...
+    @property
+    def input(self) -> TensorDesc: ...
+    @property
+    def output(self) -> TensorDesc: ...
+
 _AnyDesc: TypeAlias = Union[
     IdentityDesc, SplitDesc, JoinDesc, SliceDesc, Slice1Desc, GatherDesc, GatherElementsDesc, GatherNDDesc,
-    ScatterDesc, ScatterNDDesc,
+    ScatterDesc, ScatterNDDesc, CastDesc,
 ]
 
 # ---------------------------------------------------------------- compile / execute
