@@ -42,7 +42,7 @@ def cast(x: Any, dtype: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
     ``x``'s shape, or ``out`` (any strides, exactly that shape and dtype).
     """
     a = _array(x, "cast.x")
-    target = _core.DataType(_core._to_dtype(dtype)).numpy  # type: ignore[attr-defined]
+    target = _core.DataType(_core._to_dtype(dtype)).numpy
     if out is None:
         res = np.empty(a.shape, dtype=target)
     else:
