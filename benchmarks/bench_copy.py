@@ -278,6 +278,43 @@ def _():
     return lambda: np.copyto(o, a.T)
 
 
+# ------------------------------------------------------------------ cast (the convert family)
+# 32M elements. Bytes per call: (bytes read + bytes written) / 2, the memcpy that moves as much,
+# so "/ memcpy" is the fraction of the bandwidth bound.
+CAST_N = 32 * MiB
+
+
+def _cast_arrays(src, dst):
+    k = f"castsrc:{np.dtype(src).str}"
+    if k not in _cache:  # ordinary values (no NaN/denormal bit patterns): -500 .. 499, in quarters
+        _cache[k] = ((np.arange(CAST_N, dtype=np.int64) % 4000 - 2000) / 4).astype(src)
+    return _cache[k], arr("o", CAST_N, dst, False)
+
+
+for _src, _dst in ((np.float32, np.float16), (np.float16, np.float32), (np.int32, np.float32),
+                   (np.float32, np.int32)):
+    _g = f"cast {np.dtype(_src).name}->{np.dtype(_dst).name} (32M)"
+    _b = CAST_N * (np.dtype(_src).itemsize + np.dtype(_dst).itemsize) // 2
+
+    @case(_g, "strided", _b)
+    def _(src=_src, dst=_dst):
+        a, o = _cast_arrays(src, dst)
+        return lambda: sd.cast(a, dst, out=o)
+
+    @case(_g, "numpy", _b)
+    def _(src=_src, dst=_dst):
+        a, o = _cast_arrays(src, dst)
+        return lambda: np.copyto(o, a, casting="unsafe")
+
+    if torch is not None:
+
+        @case(_g, "torch", _b)
+        def _(src=_src, dst=_dst):
+            a, o = _cast_arrays(src, dst)
+            ta, to = torch.from_numpy(a), torch.from_numpy(o)
+            return lambda: to.copy_(ta)
+
+
 # ------------------------------------------------------------------ broadcast
 @case("broadcast row f32 (8192 -> 4096x8192)", "strided")
 def _():
