@@ -428,7 +428,7 @@ def table(path: str) -> str:
     wref = med.get("ref | memset_2threads", (0.0, 0.0))[1]
     rows = ["| case | implementation | median time | GB/s | / memcpy (2 thr) | / memcpy (1 thr) |",
             "|---|---|---|---|---|---|"]
-    for group, name, nbytes, _ in CASES:
+    for group, name, _nbytes, _ in CASES:
         full = f"{group} | {name}"
         if full not in med:
             continue

@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 from numpy.lib.stride_tricks import as_strided
 
 import strided as sd
-
 from conftest import ALL_DTYPES
 
 

@@ -39,7 +39,7 @@ def test_threads_share_compiled_operators():
 
     def work(i):
         rng = np.random.default_rng(i)
-        for it in range(40):
+        for _ in range(40):
             x = rng.standard_normal((n, n)).astype(np.float32)
             out = np.empty(n * n, np.float32)
             transpose.execute([x], [out])
@@ -63,7 +63,7 @@ def test_threads_functional_api_shared_plan_cache():
     """Different shapes and operators from many threads: the shared plan cache stays coherent."""
     def work(i):
         rng = np.random.default_rng(100 + i)
-        for it in range(150):
+        for _ in range(150):
             shape = (int(rng.integers(1, 9)), int(rng.integers(1, 9)), int(rng.integers(1, 5)))
             x = rng.integers(-100, 100, shape).astype(np.int32)
             v = x.transpose(2, 0, 1)[:, ::-1]

@@ -113,7 +113,7 @@ def test_level_forms(level) -> None:
 def test_level_prints_as_its_name() -> None:
     # IntEnum's str() is int's on Python 3.11+: print(op.min_feature_level) showed 8448.
     lvl = sd.Slice1Desc(X44, O22, [0, 0, 0, 1], [1, 1, 4, 3], [1, 1, -2, 2]).min_feature_level
-    assert str(lvl) == "FL_2_1" and f"{lvl}" == "FL_2_1" and "{}".format(lvl) == "FL_2_1"
+    assert str(lvl) == "FL_2_1" and f"{lvl}" == "FL_2_1" and "{}".format(lvl) == "FL_2_1"  # noqa: UP032 (str.format is under test)
     assert all(str(m) == m.name for m in FL)
     # Still DirectML's integers: value, int(), ordering, numeric format specs, repr, round trip.
     assert isinstance(lvl, int) and lvl == 0x2100 and int(lvl) == 8448 and FL.FL_1_0 < lvl < FL.FL_6_4

@@ -270,9 +270,9 @@ def test_simd_controls():
 
 
 def test_env_forces_target():
+    import os
     import subprocess
     import sys
-    import os
 
     env = dict(os.environ, STRIDED_SIMD="scalar")
     code = "import strided as sd; print(sd.build_info()['simd'])"

@@ -260,7 +260,6 @@ def test_scatter_nd_matches_reference(shape, data, dtype, itype, reduction):
     r = len(shape)
     L = data.draw(st.integers(1, r))
     mid = data.draw(st.lists(st.integers(1, 5), min_size=0, max_size=2).map(tuple))
-    ishape = mid + (L,)
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     x = data.draw(views(shape, dtype))
     upd = data.draw(views(mid + shape[L:], dtype))

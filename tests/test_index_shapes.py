@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 import strided as sd
-from strided import _core
 from conftest import index_kernel_variant, random_array, same_bits
 
 INDEX_TYPES = [np.int32, np.int64, np.uint32, np.uint64]

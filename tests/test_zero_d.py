@@ -129,7 +129,7 @@ def test_slice_1d_to_one_element_keeps_one_dimension():
 @pytest.mark.parametrize("parts", [1, [1], 2, []])
 @pytest.mark.parametrize("axis", [0, -1])
 def test_split_0d_raises_like_numpy(parts, axis):
-    with pytest.raises(Exception):  # numpy: IndexError (no axis); strided: a ValueError naming x
+    with pytest.raises(Exception):  # noqa: B017 numpy: IndexError (no axis); strided: a ValueError naming x
         np.split(zero_d(), parts, axis=axis)
     with pytest.raises(VE, match=r"^x: .*0-d"):
         sd.split(zero_d(), parts, axis=axis)

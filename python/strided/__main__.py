@@ -9,7 +9,7 @@ import sys
 from . import build_info, cmake_dir
 
 
-def main(argv: "list[str] | None" = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m strided", description=__doc__)
     p.add_argument("--cmake-dir", action="store_true", help="print the folder holding strided-config.cmake")
     p.add_argument("--info", action="store_true", help="print build information (version, SIMD, OpenMP) as JSON")
