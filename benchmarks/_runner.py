@@ -34,13 +34,21 @@ def main(register_all: Callable[[str], None], table: Callable[[str], str], torch
     if args.table:
         fd, out = tempfile.mkstemp(suffix=".json")
         os.close(fd)
-        argv += [f"--benchmark_out={out}", "--benchmark_out_format=json",
-                 f"--benchmark_repetitions={args.reps}", "--benchmark_enable_random_interleaving=true",
-                 "--benchmark_report_aggregates_only=true", f"--benchmark_min_time={min_time}"]
+        argv += [
+            f"--benchmark_out={out}",
+            "--benchmark_out_format=json",
+            f"--benchmark_repetitions={args.reps}",
+            "--benchmark_enable_random_interleaving=true",
+            "--benchmark_report_aggregates_only=true",
+            f"--benchmark_min_time={min_time}",
+        ]
     gb.main(argv)
     if out:
         info = sd.build_info()
-        print(f"\nstrided {info['version']}, simd {info['simd']}, threads {args.threads}, numpy {np.__version__}"
-              + (f", torch {torch.__version__}" if torch is not None else "") + f"; medians of {args.reps}\n")
+        print(
+            f"\nstrided {info['version']}, simd {info['simd']}, threads {args.threads}, numpy {np.__version__}"
+            + (f", torch {torch.__version__}" if torch is not None else "")
+            + f"; medians of {args.reps}\n"
+        )
         print(table(out))
         os.unlink(out)

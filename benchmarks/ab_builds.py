@@ -54,8 +54,9 @@ def main() -> None:
     for _ in range(a.rounds):
         for path in (a.old, a.new):
             env = dict(os.environ, PYTHONPATH=path)
-            r = subprocess.run([sys.executable, "-c", CHILD, str(a.reps)], env=env, capture_output=True, text=True,
-                               check=True)
+            r = subprocess.run(
+                [sys.executable, "-c", CHILD, str(a.reps)], env=env, capture_output=True, text=True, check=True
+            )
             for line in r.stdout.splitlines():
                 name, ms = line.split("\t")
                 rows.setdefault(name, []).append(ms)

@@ -21,13 +21,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def run(suite: str, path: str, reps: int, flt: str) -> Dict[str, float]:
-    cmd = [sys.executable, os.path.join(HERE, suite), "--benchmark_format=json",
-           f"--benchmark_repetitions={reps}", "--benchmark_report_aggregates_only=true",
-           "--benchmark_min_time=0.2s"]
+    cmd = [
+        sys.executable,
+        os.path.join(HERE, suite),
+        "--benchmark_format=json",
+        f"--benchmark_repetitions={reps}",
+        "--benchmark_report_aggregates_only=true",
+        "--benchmark_min_time=0.2s",
+    ]
     if flt:
         cmd += ["--filter", flt]
     r = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=path), capture_output=True, text=True, check=True)
-    data = json.loads(r.stdout[r.stdout.index("{"):])
+    data = json.loads(r.stdout[r.stdout.index("{") :])
     out = {}
     for b in data["benchmarks"]:
         if b.get("aggregate_name") == "median":

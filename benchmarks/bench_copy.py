@@ -291,8 +291,7 @@ def _cast_arrays(src, dst):
     return _cache[k], arr("o", CAST_N, dst, False)
 
 
-for _src, _dst in ((np.float32, np.float16), (np.float16, np.float32), (np.int32, np.float32),
-                   (np.float32, np.int32)):
+for _src, _dst in ((np.float32, np.float16), (np.float16, np.float32), (np.int32, np.float32), (np.float32, np.int32)):
     _g = f"cast {np.dtype(_src).name}->{np.dtype(_dst).name} (32M)"
     _b = CAST_N * (np.dtype(_src).itemsize + np.dtype(_dst).itemsize) // 2
 
@@ -426,8 +425,10 @@ def table(path: str) -> str:
     ref = med.get("ref | memcpy_2threads", (0.0, 0.0))[1]
     ref1 = med.get("ref | memcpy_1thread", (0.0, 0.0))[1]
     wref = med.get("ref | memset_2threads", (0.0, 0.0))[1]
-    rows = ["| case | implementation | median time | GB/s | / memcpy (2 thr) | / memcpy (1 thr) |",
-            "|---|---|---|---|---|---|"]
+    rows = [
+        "| case | implementation | median time | GB/s | / memcpy (2 thr) | / memcpy (1 thr) |",
+        "|---|---|---|---|---|---|",
+    ]
     for group, name, _nbytes, _ in CASES:
         full = f"{group} | {name}"
         if full not in med:

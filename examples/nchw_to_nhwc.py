@@ -23,6 +23,7 @@ y = np.empty((n, h, w, c), np.float32)
 sd.copy(x, y.transpose(0, 3, 1, 2))
 assert np.array_equal(y, x.transpose(0, 2, 3, 1))
 
+
 # The same against numpy (a rough figure; see benchmarks/ for real measurements).
 def best(f, reps=5):
     t = []
@@ -31,6 +32,7 @@ def best(f, reps=5):
         f()
         t.append(time.perf_counter() - t0)
     return min(t)
+
 
 gb = 2 * x.nbytes / 1e9
 t_sd = best(lambda: op.execute([x], [buf]))

@@ -20,7 +20,9 @@ assert np.array_equal(sd.join(parts, axis=2), np.arange(1, 13).reshape(1, 1, 6, 
 op = sd.Slice1Desc(
     sd.TensorDesc("float32", [1, 1, 4, 4]),
     sd.TensorDesc("float32", [1, 1, 2, 2]),
-    offsets=[0, 0, 0, 1], sizes=[1, 1, 4, 3], strides=[1, 1, -2, 2],
+    offsets=[0, 0, 0, 1],
+    sizes=[1, 1, 4, 3],
+    strides=[1, 1, -2, 2],
 )
 op.validate()
 print("lowest DirectML feature level:", op.min_feature_level.name)  # FL_2_1

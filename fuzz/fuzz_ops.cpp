@@ -13,6 +13,7 @@
 //  * indices rewritten by another thread during execute never move an access out of bounds
 //    (rule 2), and any thread count / OpenMP team works (scripts/run_fuzz.sh sets OMP_DYNAMIC).
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -21,7 +22,6 @@
 #include <memory>
 #include <optional>
 #include <thread>
-#include <atomic>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -162,8 +162,7 @@ AnyDesc read_desc(Reader& r) {
   TensorDesc in = read_tensor(r, nullptr);
   const std::size_t nd = static_cast<std::size_t>(in.ndim());
   switch (op) {
-    case 0:
-      return IdentityDesc{in, read_tensor(r, &in)};
+    case 0: return IdentityDesc{in, read_tensor(r, &in)};
     case 1: {
       const std::int64_t axis = r.small(0, static_cast<int>(nd));
       std::vector<TensorDesc> outs;
@@ -209,11 +208,10 @@ AnyDesc read_desc(Reader& r) {
     case 8: {
       TensorDesc idx = read_tensor(r, &in, true);
       TensorDesc upd = read_tensor(r, &idx);
-      if (upd.dtype() != in.dtype() && r.byte() % 2)
-        upd = TensorDesc(in.dtype(), upd.sizes());
+      if (upd.dtype() != in.dtype() && r.byte() % 2) upd = TensorDesc(in.dtype(), upd.sizes());
       TensorDesc out = read_tensor(r, &in);
-      return ScatterDesc{in, idx, upd, out, r.small(0, static_cast<int>(nd)),
-                         static_cast<ScatterReduction>(r.byte() % 6)};
+      return ScatterDesc{
+          in, idx, upd, out, r.small(0, static_cast<int>(nd)), static_cast<ScatterReduction>(r.byte() % 6)};
     }
     default: {
       TensorDesc idx = read_tensor(r, &in, true);
@@ -242,8 +240,7 @@ struct Guarded {
   bool guards_intact() {
     UNPOISON(mem.data(), mem.size());
     bool ok = true;
-    for (std::size_t i = 0; i < kGuard; ++i)
-      ok = ok && mem[i] == kCanary && mem[kGuard + bytes + i] == kCanary;
+    for (std::size_t i = 0; i < kGuard; ++i) ok = ok && mem[i] == kCanary && mem[kGuard + bytes + i] == kCanary;
     POISON(mem.data(), kGuard);
     POISON(mem.data() + kGuard + bytes, kGuard);
     return ok;
@@ -415,7 +412,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Buffers sized from the description; skip cases too large to execute quickly.
   // (Saturating: four buffers near 2^62 bytes each wrapped a plain sum past the cap.)
   std::uint64_t total = 0;
-  auto add = [&total](std::uint64_t b) { total = b > kMaxBufferBytes || total + b > kMaxBufferBytes ? kMaxBufferBytes + 1 : total + b; };
+  auto add = [&total](std::uint64_t b) {
+    total = b > kMaxBufferBytes || total + b > kMaxBufferBytes ? kMaxBufferBytes + 1 : total + b;
+  };
   for (auto b : op->input_bytes()) add(b);
   for (auto b : op->output_bytes()) add(b);
   if (total > kMaxBufferBytes) return 0;
@@ -439,8 +438,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                       std::is_same_v<D, GatherNDDesc> || std::is_same_v<D, ScatterDesc> ||
                       std::is_same_v<D, ScatterNDDesc>)
           return &d.indices;
-        else
-          return nullptr;
+        else return nullptr;
       },
       *desc);
   if (idx != nullptr) {

@@ -14,8 +14,19 @@ settings.register_profile("default", deadline=None, suppress_health_check=[Healt
 settings.register_profile("sanitize", parent=settings.get_profile("default"), max_examples=25)
 settings.load_profile(os.environ.get("STRIDED_HYPOTHESIS_PROFILE", "default"))
 
-ALL_DTYPES = [np.float32, np.float16, np.uint32, np.uint16, np.uint8, np.int32, np.int16, np.int8,
-              np.float64, np.uint64, np.int64]
+ALL_DTYPES = [
+    np.float32,
+    np.float16,
+    np.uint32,
+    np.uint16,
+    np.uint8,
+    np.int32,
+    np.int16,
+    np.int8,
+    np.float64,
+    np.uint64,
+    np.int64,
+]
 
 
 def random_array(rng: np.random.Generator, shape, dtype) -> np.ndarray:

@@ -81,8 +81,12 @@ def main() -> int:
             sd.scatter_nd(data, tuples, nd_upd, out=data)
         elif op == "execute":
             if "op" not in compiled:
-                desc = sd.GatherElementsDesc(sd.TensorDesc("float32", [R, C]), sd.TensorDesc("int64", [R, C]),
-                                             sd.TensorDesc("float32", [R, C]), axis=0)
+                desc = sd.GatherElementsDesc(
+                    sd.TensorDesc("float32", [R, C]),
+                    sd.TensorDesc("int64", [R, C]),
+                    sd.TensorDesc("float32", [R, C]),
+                    axis=0,
+                )
                 compiled["op"] = sd.compile(desc)
             compiled["op"].execute([data, idx], [np.empty((R, C), np.float32)])
         else:
@@ -95,8 +99,9 @@ def main() -> int:
         # into the guards, as fast as Python can (the kernels run without the GIL meanwhile):
         # whether a read sees the valid or the bad value is a coin toss at every read.
         # (every operator reads some of them: gather reads idx[:, :8], the ND ones idx[0, :256])
-        spots = [(0, 3), (5, 6), (0, 200)] + [(int(r), int(c)) for r, c in zip(rng.integers(0, R, 3),
-                                                                             rng.integers(0, C, 3))]
+        spots = [(0, 3), (5, 6), (0, 200)] + [
+            (int(r), int(c)) for r, c in zip(rng.integers(0, R, 3), rng.integers(0, C, 3))
+        ]
         bad = [bad_hi if k % 2 == 0 else bad_lo for k in range(len(spots))]
         valid = [int(good[s]) for s in spots]
         flat = idx.reshape(-1)

@@ -55,7 +55,7 @@ def test_split_outputs_sharing_bytes_of_different_dtypes():
 def test_many_outputs_are_checked_quickly_and_exactly():
     x = np.arange(4000.0)
     buf = np.full(4000, -1.0)
-    outs = [buf[i * 4:(i + 1) * 4] for i in range(1000)]
+    outs = [buf[i * 4 : (i + 1) * 4] for i in range(1000)]
     sd.split(x, 1000, out=outs)
     np.testing.assert_array_equal(buf, x)
     outs[500] = buf[1998:2002]  # overlaps outs[499] and itself is shifted
@@ -132,7 +132,7 @@ def test_compiled_operator_interleaved_outputs_are_fine():
 # The output is a view of the same buffer as an input, shifted so that they partly overlap;
 # the reference computes from copies of the inputs (numpy's "as if read first").
 def _shifted(base, n, k):
-    return base[k:k + n]
+    return base[k : k + n]
 
 
 def _cases():
@@ -173,7 +173,9 @@ def _cases():
 
     def gather_elements(b):
         x = b[0:40].reshape(4, 10)
-        sd.gather_elements(x, idx[:10].reshape(1, 10) % 4 + np.zeros((4, 1), np.int64), axis=0, out=b[7:47].reshape(4, 10))
+        sd.gather_elements(
+            x, idx[:10].reshape(1, 10) % 4 + np.zeros((4, 1), np.int64), axis=0, out=b[7:47].reshape(4, 10)
+        )
 
     def gather_elements_ref(b):
         x = b[0:40].reshape(4, 10).copy()
@@ -205,10 +207,17 @@ def _cases():
             x[i] = v
         b[5:25] = x
 
-    return [("copy", copy, copy_ref), ("split", split, split_ref), ("join", join, join_ref),
-            ("slice", slice_, slice_ref), ("gather", gather, gather_ref),
-            ("gather_elements", gather_elements, gather_elements_ref), ("gather_nd", gather_nd, gather_nd_ref),
-            ("scatter", scatter, scatter_ref), ("scatter_nd", scatter_nd, scatter_nd_ref)]
+    return [
+        ("copy", copy, copy_ref),
+        ("split", split, split_ref),
+        ("join", join, join_ref),
+        ("slice", slice_, slice_ref),
+        ("gather", gather, gather_ref),
+        ("gather_elements", gather_elements, gather_elements_ref),
+        ("gather_nd", gather_nd, gather_nd_ref),
+        ("scatter", scatter, scatter_ref),
+        ("scatter_nd", scatter_nd, scatter_nd_ref),
+    ]
 
 
 CASES = _cases()
@@ -275,8 +284,12 @@ def test_copy_into_a_stride_0_output_keeps_the_last_coordinate(threads):
         sd.slice(x, [0, 0], [512, 1024], [1, 1], out=out2)
         np.testing.assert_array_equal(buf2, x[:, -1])
         buf3 = np.zeros(1024, np.float32)
-        sd.split(x, [500, 12], axis=0, out=[np.empty((500, 1024), np.float32),
-                                            as_strided(buf3, shape=(12, 1024), strides=(0, 4))])
+        sd.split(
+            x,
+            [500, 12],
+            axis=0,
+            out=[np.empty((500, 1024), np.float32), as_strided(buf3, shape=(12, 1024), strides=(0, 4))],
+        )
         np.testing.assert_array_equal(buf3, x[-1])
     finally:
         sd.set_num_threads(old)

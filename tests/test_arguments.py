@@ -109,47 +109,59 @@ INT_SLOTS = {
     "compile.threads": Slot(_execute, 2, "compile.threads", none_ok=True, negative="VE"),
     # TensorDesc
     "TensorDesc.dtype": Slot(lambda v: sd.TensorDesc(v, [2]), 1, "dtype", str_ok=True, dtype_like=True),
-    "TensorDesc.total_bytes": Slot(lambda v: T([2, 4], total_bytes=v), 64, "TensorDesc.total_bytes", none_ok=True,
-                                   negative="VE"),
+    "TensorDesc.total_bytes": Slot(
+        lambda v: T([2, 4], total_bytes=v), 64, "TensorDesc.total_bytes", none_ok=True, negative="VE"
+    ),
     "TensorDesc.alignment": Slot(lambda v: T([2, 4], alignment=v), 16, "TensorDesc.alignment", negative="VE"),
     "TensorDesc.flags": Slot(lambda v: T([2, 4], flags=v), 1, "TensorDesc.flags", negative="VE"),
-    "calc_buffer_tensor_size.dtype": Slot(lambda v: sd.calc_buffer_tensor_size(v, [2, 3]), 9, "dtype", str_ok=True,
-                                          dtype_like=True),
+    "calc_buffer_tensor_size.dtype": Slot(
+        lambda v: sd.calc_buffer_tensor_size(v, [2, 3]), 9, "dtype", str_ok=True, dtype_like=True
+    ),
     "DataType.from_numpy": Slot(lambda v: sd.DataType.from_numpy(v), 11, "dtype", str_ok=True, dtype_like=True),
     "FeatureLevel.parse": Slot(lambda v: sd.FeatureLevel.parse(v), 0x4100, "feature_level", str_ok=True),
     "validate.feature_level": Slot(lambda v: ID.validate(v), 0x4100, "feature_level", none_ok=True, str_ok=True),
-    "is_valid_at.feature_level": Slot(lambda v: ID.is_valid_at(v), 0x2000, "feature_level", none_ok=True,
-                                      str_ok=True),
+    "is_valid_at.feature_level": Slot(lambda v: ID.is_valid_at(v), 0x2000, "feature_level", none_ok=True, str_ok=True),
     # descriptions
     "SplitDesc.axis": Slot(lambda v: sd.SplitDesc(T([2, 4]), [T([2, 4])], v), 1, "SplitDesc.axis"),
     "JoinDesc.axis": Slot(lambda v: sd.JoinDesc([T([2, 4])], T([2, 4]), v), 1, "JoinDesc.axis"),
     "GatherDesc.axis": Slot(lambda v: sd.GatherDesc(T([1, 4]), T([1, 3]), T([1, 3]), v, 1), 1, "GatherDesc.axis"),
-    "GatherDesc.index_dimensions": Slot(lambda v: sd.GatherDesc(T([1, 4]), T([1, 3]), T([1, 3]), 1, v), 1,
-                                        "GatherDesc.index_dimensions"),
-    "GatherElementsDesc.axis": Slot(lambda v: sd.GatherElementsDesc(T([2, 2]), T([2, 2]), T([2, 2]), v), 1,
-                                    "GatherElementsDesc.axis"),
+    "GatherDesc.index_dimensions": Slot(
+        lambda v: sd.GatherDesc(T([1, 4]), T([1, 3]), T([1, 3]), 1, v), 1, "GatherDesc.index_dimensions"
+    ),
+    "GatherElementsDesc.axis": Slot(
+        lambda v: sd.GatherElementsDesc(T([2, 2]), T([2, 2]), T([2, 2]), v), 1, "GatherElementsDesc.axis"
+    ),
     "GatherNDDesc.input_dimension_count": Slot(
-        lambda v: sd.GatherNDDesc(T([2, 2]), T([2, 1]), T([2, 2]), v, 2), 2, "GatherNDDesc.input_dimension_count"),
+        lambda v: sd.GatherNDDesc(T([2, 2]), T([2, 1]), T([2, 2]), v, 2), 2, "GatherNDDesc.input_dimension_count"
+    ),
     "GatherNDDesc.indices_dimension_count": Slot(
-        lambda v: sd.GatherNDDesc(T([2, 2]), T([2, 1]), T([2, 2]), 2, v), 2, "GatherNDDesc.indices_dimension_count"),
+        lambda v: sd.GatherNDDesc(T([2, 2]), T([2, 1]), T([2, 2]), 2, v), 2, "GatherNDDesc.indices_dimension_count"
+    ),
     "GatherNDDesc.batch_dimension_count": Slot(
-        lambda v: sd.GatherNDDesc(T([2, 2]), T([2, 1]), T([2, 2]), 2, 2, v), 0, "GatherNDDesc.batch_dimension_count"),
-    "ScatterDesc.axis": Slot(lambda v: sd.ScatterDesc(T([3, 3]), T([2, 3]), T([2, 3]), T([3, 3]), v), 0,
-                             "ScatterDesc.axis"),
+        lambda v: sd.GatherNDDesc(T([2, 2]), T([2, 1]), T([2, 2]), 2, 2, v), 0, "GatherNDDesc.batch_dimension_count"
+    ),
+    "ScatterDesc.axis": Slot(
+        lambda v: sd.ScatterDesc(T([3, 3]), T([2, 3]), T([2, 3]), T([3, 3]), v), 0, "ScatterDesc.axis"
+    ),
     "ScatterNDDesc.input_dimension_count": Slot(
-        lambda v: sd.ScatterNDDesc(T([1, 8]), T([4, 1]), T([1, 4]), T([1, 8]), v, 2), 2,
-        "ScatterNDDesc.input_dimension_count"),
+        lambda v: sd.ScatterNDDesc(T([1, 8]), T([4, 1]), T([1, 4]), T([1, 8]), v, 2),
+        2,
+        "ScatterNDDesc.input_dimension_count",
+    ),
     "ScatterNDDesc.indices_dimension_count": Slot(
-        lambda v: sd.ScatterNDDesc(T([1, 8]), T([4, 1]), T([1, 4]), T([1, 8]), 2, v), 2,
-        "ScatterNDDesc.indices_dimension_count"),
+        lambda v: sd.ScatterNDDesc(T([1, 8]), T([4, 1]), T([1, 4]), T([1, 8]), 2, v),
+        2,
+        "ScatterNDDesc.indices_dimension_count",
+    ),
     # functions on arrays
     "split.split": Slot(lambda v: sd.split(X24, v, axis=1), 2, "split", negative="VE", seq_ok=True),
     "split.axis": Slot(lambda v: sd.split(X24, 2, axis=v), 1, "axis"),
     "join.axis": Slot(lambda v: sd.join([X24, X24], axis=v), 1, "axis"),
     "gather.axis": Slot(lambda v: sd.gather(X33, np.array([0, 2]), axis=v), 1, "gather.axis"),
     "gather_elements.axis": Slot(lambda v: sd.gather_elements(X33, I23, axis=v), 0, "gather_elements.axis"),
-    "gather_nd.batch_dims": Slot(lambda v: sd.gather_nd(X33, np.array([[1], [2], [0]]), batch_dims=v), 1,
-                                 "gather_nd.batch_dims"),
+    "gather_nd.batch_dims": Slot(
+        lambda v: sd.gather_nd(X33, np.array([[1], [2], [0]]), batch_dims=v), 1, "gather_nd.batch_dims"
+    ),
     "scatter.axis": Slot(lambda v: sd.scatter(X33, I23, np.ones((2, 3), np.float32), axis=v), 0, "scatter.axis"),
     # layout drawings
     "TensorDesc.describe.max_cells": Slot(lambda v: T([2, 3]).describe(max_cells=v), 4, "max_cells"),
@@ -161,7 +173,8 @@ INT_SLOTS = {
     "xla.Layout.padding_value": Slot(lambda v: xla.Layout([1, 0], None, v), 2, "padding_value", str_ok=True),
     "xla.default_layout.rank": Slot(lambda v: xla.default_layout(v), 3, "default_layout.rank"),
     "xla.linear_index_to_multidimensional_index": Slot(
-        lambda v: xla.linear_index_to_multidimensional_index(SH, v), 4, "linear_index"),
+        lambda v: xla.linear_index_to_multidimensional_index(SH, v), 4, "linear_index"
+    ),
     "xla.dimension_stride.dim": Slot(lambda v: xla.dimension_stride(SH, v), 0, "dimension_stride.dim"),
 }
 
@@ -198,8 +211,12 @@ BAD_INTS = {
 
 
 def _int_cases(kinds, skip: Callable[[Slot, str], bool] = lambda s, k: False):
-    return [pytest.param(name, kid, id=f"{name}-{kid}")
-            for name, slot in INT_SLOTS.items() for kid in kinds if not skip(slot, kid)]
+    return [
+        pytest.param(name, kid, id=f"{name}-{kid}")
+        for name, slot in INT_SLOTS.items()
+        for kid in kinds
+        if not skip(slot, kid)
+    ]
 
 
 @pytest.mark.parametrize("slot_name,kind", _int_cases(GOOD_INTS))
@@ -209,8 +226,12 @@ def test_int_slot_accepts_numpy_integers(slot_name, kind):
 
 
 def _bad_skip(slot: Slot, kid: str) -> bool:
-    return ((kid == "None" and slot.none_ok) or (kid in ("str", "bytes") and slot.str_ok)
-            or (kid.startswith("np.") and slot.dtype_like) or (kid in ("list", "1-d int array") and slot.seq_ok))
+    return (
+        (kid == "None" and slot.none_ok)
+        or (kid in ("str", "bytes") and slot.str_ok)
+        or (kid.startswith("np.") and slot.dtype_like)
+        or (kid in ("list", "1-d int array") and slot.seq_ok)
+    )
 
 
 @pytest.mark.parametrize("slot_name,kind", _int_cases(BAD_INTS, _bad_skip))
@@ -222,7 +243,7 @@ def test_int_slot_refuses_wrong_types(slot_name, kind):
 
 
 @pytest.mark.parametrize("slot_name", list(INT_SLOTS))
-@pytest.mark.parametrize("big", [2**64, 2**70, -2**70], ids=["2**64", "2**70", "-2**70"])
+@pytest.mark.parametrize("big", [2**64, 2**70, -(2**70)], ids=["2**64", "2**70", "-2**70"])
 @pytest.mark.parametrize("wrap", [int, Idx], ids=["int", "__index__"])
 def test_int_slot_huge_is_value_error(slot_name, big, wrap):
     slot = INT_SLOTS[slot_name]
@@ -233,8 +254,11 @@ def test_int_slot_huge_is_value_error(slot_name, big, wrap):
 
 
 @pytest.mark.parametrize("slot_name", list(INT_SLOTS))
-@pytest.mark.parametrize("exc", [Boom("boom"), TypeError("inner type error"), OverflowError("inner overflow")],
-                         ids=["custom", "TypeError", "OverflowError"])
+@pytest.mark.parametrize(
+    "exc",
+    [Boom("boom"), TypeError("inner type error"), OverflowError("inner overflow")],
+    ids=["custom", "TypeError", "OverflowError"],
+)
 def test_int_slot_index_exception_propagates_unchanged(slot_name, exc):
     with pytest.raises(type(exc)) as info:
         INT_SLOTS[slot_name].call(Raises(exc))
@@ -268,38 +292,57 @@ def test_known_threads_defects():
 SEQ_SLOTS = {
     "TensorDesc.sizes": Slot(lambda v: T(v), [2, 3], "TensorDesc.sizes", negative="VE"),
     "TensorDesc.strides": Slot(lambda v: T([2, 3], v), [4, 1], "TensorDesc.strides", none_ok=True, negative="VE"),
-    "calc_buffer_tensor_size.sizes": Slot(lambda v: sd.calc_buffer_tensor_size(F32, v), [2, 3],
-                                          "calc_buffer_tensor_size.sizes", negative="VE"),
-    "calc_buffer_tensor_size.strides": Slot(lambda v: sd.calc_buffer_tensor_size(F32, [2, 3], v), [5, 1],
-                                            "calc_buffer_tensor_size.strides", none_ok=True, negative="VE"),
+    "calc_buffer_tensor_size.sizes": Slot(
+        lambda v: sd.calc_buffer_tensor_size(F32, v), [2, 3], "calc_buffer_tensor_size.sizes", negative="VE"
+    ),
+    "calc_buffer_tensor_size.strides": Slot(
+        lambda v: sd.calc_buffer_tensor_size(F32, [2, 3], v),
+        [5, 1],
+        "calc_buffer_tensor_size.strides",
+        none_ok=True,
+        negative="VE",
+    ),
     "packed_strides.sizes": Slot(lambda v: sd.packed_strides(v), [2, 3, 4], "packed_strides.sizes", negative="VE"),
-    "packed_strides.layout": Slot(lambda v: sd.packed_strides([2, 3, 4], v), [2, 0, 1], "packed_strides.layout",
-                                  str_ok=True),
-    "SliceDesc.offsets": Slot(lambda v: sd.SliceDesc(T([2, 4]), T([1, 2]), v, [1, 2], [1, 2]), [1, 0],
-                              "SliceDesc.offsets"),
-    "SliceDesc.sizes": Slot(lambda v: sd.SliceDesc(T([2, 4]), T([1, 2]), [1, 0], v, [1, 2]), [1, 2],
-                            "SliceDesc.sizes"),
-    "Slice1Desc.strides": Slot(lambda v: sd.Slice1Desc(T([2, 4]), T([1, 2]), [1, 0], [1, 4], v), [1, 2],
-                               "Slice1Desc.strides"),
+    "packed_strides.layout": Slot(
+        lambda v: sd.packed_strides([2, 3, 4], v), [2, 0, 1], "packed_strides.layout", str_ok=True
+    ),
+    "SliceDesc.offsets": Slot(
+        lambda v: sd.SliceDesc(T([2, 4]), T([1, 2]), v, [1, 2], [1, 2]), [1, 0], "SliceDesc.offsets"
+    ),
+    "SliceDesc.sizes": Slot(lambda v: sd.SliceDesc(T([2, 4]), T([1, 2]), [1, 0], v, [1, 2]), [1, 2], "SliceDesc.sizes"),
+    "Slice1Desc.strides": Slot(
+        lambda v: sd.Slice1Desc(T([2, 4]), T([1, 2]), [1, 0], [1, 4], v), [1, 2], "Slice1Desc.strides"
+    ),
     "slice.offsets": Slot(lambda v: sd.slice(X24, v, [1, 3]), [1, 1], "offsets"),
     "slice.sizes": Slot(lambda v: sd.slice(X24, [0, 1], v), [2, 3], "sizes", negative="VE"),
     "slice.strides": Slot(lambda v: sd.slice(X24, [0, 0], [2, 4], v), [1, 2], "strides", none_ok=True),
     "split.sizes": Slot(lambda v: sd.split(X24, v, axis=1), [1, 3], "split", negative="VE"),
     "xla.Layout.minor_to_major": Slot(lambda v: xla.Layout(v), [0, 1], "Layout.minor_to_major"),
-    "xla.Layout.padded_dimensions": Slot(lambda v: xla.Layout([1, 0], v), [4, 4], "Layout.padded_dimensions",
-                                         none_ok=True),
+    "xla.Layout.padded_dimensions": Slot(
+        lambda v: xla.Layout([1, 0], v), [4, 4], "Layout.padded_dimensions", none_ok=True
+    ),
     "xla.Shape.dimensions": Slot(lambda v: xla.Shape("f32", v), [2, 3], "Shape.dimensions"),
     "xla.Shape.layout": Slot(lambda v: xla.Shape("f32", [2, 3], v), [0, 1], "Shape.layout", none_ok=True),
-    "xla.make_shape.dimensions": Slot(lambda v: xla.make_shape("f32", v), [2, 3], "make_shape.dimensions",
-                                      negative="VE"),
-    "xla.make_shape_with_layout.dimensions": Slot(lambda v: xla.make_shape_with_layout("f32", v, [0, 1]), [2, 3],
-                                                  "make_shape_with_layout.dimensions", negative="VE"),
-    "xla.make_shape_with_layout.minor_to_major": Slot(lambda v: xla.make_shape_with_layout("f32", [2, 3], v), [0, 1],
-                                                      "make_shape_with_layout.minor_to_major"),
-    "xla.make_layout_from_major_to_minor": Slot(lambda v: xla.make_layout_from_major_to_minor(v), [0, 1],
-                                                "make_layout_from_major_to_minor.major_to_minor"),
-    "xla.multidimensional_index_to_linear_index": Slot(lambda v: xla.multidimensional_index_to_linear_index(SH, v),
-                                                       [1, 2], "multidimensional_index_to_linear_index.index"),
+    "xla.make_shape.dimensions": Slot(
+        lambda v: xla.make_shape("f32", v), [2, 3], "make_shape.dimensions", negative="VE"
+    ),
+    "xla.make_shape_with_layout.dimensions": Slot(
+        lambda v: xla.make_shape_with_layout("f32", v, [0, 1]),
+        [2, 3],
+        "make_shape_with_layout.dimensions",
+        negative="VE",
+    ),
+    "xla.make_shape_with_layout.minor_to_major": Slot(
+        lambda v: xla.make_shape_with_layout("f32", [2, 3], v), [0, 1], "make_shape_with_layout.minor_to_major"
+    ),
+    "xla.make_layout_from_major_to_minor": Slot(
+        lambda v: xla.make_layout_from_major_to_minor(v), [0, 1], "make_layout_from_major_to_minor.major_to_minor"
+    ),
+    "xla.multidimensional_index_to_linear_index": Slot(
+        lambda v: xla.multidimensional_index_to_linear_index(SH, v),
+        [1, 2],
+        "multidimensional_index_to_linear_index.index",
+    ),
     "xla.bump_indices": Slot(lambda v: xla.bump_indices(SH, v), [0, 2], "bump_indices.index"),
 }
 
@@ -337,8 +380,12 @@ BAD_SEQS = {
 
 
 def _seq_cases(kinds, skip: Callable[[Slot, str], bool] = lambda s, k: False):
-    return [pytest.param(name, kid, id=f"{name}-{kid}")
-            for name, slot in SEQ_SLOTS.items() for kid in kinds if not skip(slot, kid)]
+    return [
+        pytest.param(name, kid, id=f"{name}-{kid}")
+        for name, slot in SEQ_SLOTS.items()
+        for kid in kinds
+        if not skip(slot, kid)
+    ]
 
 
 @pytest.mark.parametrize("slot_name,kind", _seq_cases(GOOD_SEQS))
@@ -356,7 +403,7 @@ def test_sequence_slot_refuses_wrong_types(slot_name, kind):
 
 
 @pytest.mark.parametrize("slot_name", list(SEQ_SLOTS))
-@pytest.mark.parametrize("big", [2**64, -2**70], ids=["2**64", "-2**70"])
+@pytest.mark.parametrize("big", [2**64, -(2**70)], ids=["2**64", "-2**70"])
 def test_sequence_slot_huge_item_is_value_error(slot_name, big):
     slot = SEQ_SLOTS[slot_name]
     v = list(slot.base)
@@ -397,11 +444,31 @@ def test_single_integer_is_a_sequence_of_one(slot_name):
 
 
 # ---------------------------------------------------------------- split's count-or-sizes argument
-@pytest.mark.parametrize("parts", [
-    np.array([1, 3]), np.array([1, 3], np.uint8), [np.int64(1), np.int32(3)], (1, 3), np.array([4]),
-    np.int64(2), np.array(2), np.uint8(4), Idx(2),
-], ids=["int64-array", "uint8-array", "np-int-list", "tuple", "one-size-array", "np.int64-count", "0-d-count",
-        "np.uint8-count", "__index__-count"])
+@pytest.mark.parametrize(
+    "parts",
+    [
+        np.array([1, 3]),
+        np.array([1, 3], np.uint8),
+        [np.int64(1), np.int32(3)],
+        (1, 3),
+        np.array([4]),
+        np.int64(2),
+        np.array(2),
+        np.uint8(4),
+        Idx(2),
+    ],
+    ids=[
+        "int64-array",
+        "uint8-array",
+        "np-int-list",
+        "tuple",
+        "one-size-array",
+        "np.int64-count",
+        "0-d-count",
+        "np.uint8-count",
+        "__index__-count",
+    ],
+)
 def test_split_count_or_sizes_from_numpy(parts):
     """Sizes (a sequence) and counts (an integer) in numpy's types split as the Python ints do;
     the reference is numpy's split at the cut points the sizes imply."""
@@ -440,19 +507,25 @@ ARRAY_CALLS = {
     "scatter.x": (lambda v: sd.scatter(v, I23, np.ones((2, 3), np.float32)), "scatter.x"),
     "scatter.indices": (lambda v: sd.scatter(X33, v, np.ones((2, 3), np.float32)), "scatter.indices"),
     "scatter.updates": (lambda v: sd.scatter(X33, I23, v), "scatter.updates"),
-    "scatter.reduction": (lambda v: sd.scatter(X33, I23, np.ones((2, 3), np.float32), reduction=v),
-                          "scatter.reduction"),
+    "scatter.reduction": (
+        lambda v: sd.scatter(X33, I23, np.ones((2, 3), np.float32), reduction=v),
+        "scatter.reduction",
+    ),
     "scatter_nd.updates": (lambda v: sd.scatter_nd(X33, np.array([[0]]), v), "scatter_nd.updates"),
-    "scatter_nd.reduction": (lambda v: sd.scatter_nd(X33, np.array([[0]]), np.ones((1, 3), np.float32),
-                                                     reduction=v), "scatter_nd.reduction"),
+    "scatter_nd.reduction": (
+        lambda v: sd.scatter_nd(X33, np.array([[0]]), np.ones((1, 3), np.float32), reduction=v),
+        "scatter_nd.reduction",
+    ),
     "execute.inputs": (lambda v: sd.compile(ID).execute(v, [bytearray(32)]), "execute.inputs"),
     "execute.outputs": (lambda v: sd.compile(ID).execute([bytes(32)], v), "execute.outputs"),
     "execute.inputs[0]": (lambda v: sd.compile(ID).execute([v], [bytearray(32)]), "execute.inputs[0]"),
     "compile.desc": (lambda v: sd.compile(v), "desc"),
     "IdentityDesc.input": (lambda v: sd.IdentityDesc(v, T([2])), "IdentityDesc.input"),
     "SplitDesc.outputs": (lambda v: sd.SplitDesc(T([2]), v, 0), "SplitDesc.outputs"),
-    "ScatterDesc.reduction": (lambda v: sd.ScatterDesc(T([3, 3]), T([2, 3]), T([2, 3]), T([3, 3]), 0, reduction=v),
-                              "ScatterDesc.reduction"),
+    "ScatterDesc.reduction": (
+        lambda v: sd.ScatterDesc(T([3, 3]), T([2, 3]), T([2, 3]), T([3, 3]), 0, reduction=v),
+        "ScatterDesc.reduction",
+    ),
     "xla.to_physical.shape": (lambda v: xla.to_physical(np.zeros((2, 3), np.float32), v), "to_physical.shape"),
     "xla.from_physical.buffer": (lambda v: xla.from_physical(v, SH), "from_physical.buffer"),
     "xla.index.shape": (lambda v: xla.multidimensional_index_to_linear_index(v, [0, 0]), "shape"),
@@ -467,15 +540,27 @@ def _wrong_object_valid(name: str, kind: str) -> bool:
     integer a 0-d index array, as numpy.take) where an array is taken."""
     if kind == "None":
         return name.endswith(".out") and not name.startswith("copy")
-    numbers_are_arrays = ("copy.src", "split.x", "slice.x", "join.arrays[1]", "gather.x", "gather_elements.x",
-                          "gather_nd.x", "scatter.x", "scatter.updates", "scatter_nd.updates")
+    numbers_are_arrays = (
+        "copy.src",
+        "split.x",
+        "slice.x",
+        "join.arrays[1]",
+        "gather.x",
+        "gather_elements.x",
+        "gather_nd.x",
+        "scatter.x",
+        "scatter.updates",
+        "scatter_nd.updates",
+    )
     if kind in ("int", "float") and name in numbers_are_arrays:
         return True
     return kind == "int" and name.endswith(".indices")
 
 
-@pytest.mark.parametrize("name,kind", [pytest.param(n, k, id=f"{n}-{k}") for n in ARRAY_CALLS for k in WRONG_OBJECTS
-                                       if not _wrong_object_valid(n, k)])
+@pytest.mark.parametrize(
+    "name,kind",
+    [pytest.param(n, k, id=f"{n}-{k}") for n in ARRAY_CALLS for k in WRONG_OBJECTS if not _wrong_object_valid(n, k)],
+)
 def test_none_and_wrong_objects_are_type_errors(name, kind):
     call, field = ARRAY_CALLS[name]
     with pytest.raises(TypeError) as info:
@@ -484,10 +569,14 @@ def test_none_and_wrong_objects_are_type_errors(name, kind):
 
 
 @pytest.mark.parametrize("value", ["1.5", "abc"])
-@pytest.mark.parametrize("fn", [
-    lambda v: sd.scatter(X33, I23, v),
-    lambda v: sd.scatter_nd(X33, np.array([[0]]), v),
-], ids=["scatter", "scatter_nd"])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda v: sd.scatter(X33, I23, v),
+        lambda v: sd.scatter_nd(X33, np.array([[0]]), v),
+    ],
+    ids=["scatter", "scatter_nd"],
+)
 def test_string_updates_are_type_errors(fn, value):
     """numpy would parse "1.5" into a float; strided takes numbers only (no silent parse, no NaN)."""
     with pytest.raises(TypeError, match="updates"):

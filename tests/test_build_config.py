@@ -22,8 +22,10 @@ INCLUDE = ROOT / "csrc" / "include"
 HEADERS = sorted(p.name for p in (INCLUDE / "strided").glob("*.hpp")) if INCLUDE.is_dir() else []
 NEEDS_CXX17 = "strided needs C++17 or newer (-std=c++17)"
 
-needs_source = pytest.mark.skipif(not (ROOT / "CMakeLists.txt").is_file() or not HEADERS,
-                                  reason="needs the source tree (CMakeLists.txt, csrc/include)")
+needs_source = pytest.mark.skipif(
+    not (ROOT / "CMakeLists.txt").is_file() or not HEADERS,
+    reason="needs the source tree (CMakeLists.txt, csrc/include)",
+)
 
 
 def compilers() -> List[str]:
@@ -43,8 +45,9 @@ needs_cxx = pytest.mark.skipif(not COMPILERS, reason="no C++ compiler (g++, clan
 def compile_header(cxx: str, header: str, std: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     src = tmp_path / f"use_{header.replace('.', '_')}_{std}.cpp"
     src.write_text(f"#include <strided/{header}>\nint main() {{ return 0; }}\n", encoding="utf-8")
-    return subprocess.run([cxx, f"-std={std}", "-fsyntax-only", f"-I{INCLUDE}", str(src)],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [cxx, f"-std={std}", "-fsyntax-only", f"-I{INCLUDE}", str(src)], capture_output=True, text=True, timeout=300
+    )
 
 
 @needs_source
@@ -86,8 +89,12 @@ def test_no_reference_outside_the_project() -> None:
     # Installed headers and the docs a user reads name only the project's own files.
     bad = re.compile(r"\.\./shared|/work/|shared/(API|DESIGN|SPEC)\.md")
     files = [INCLUDE / "strided" / h for h in HEADERS] + [ROOT / "README.md"]
-    hits = [f"{f.relative_to(ROOT)}:{i}: {ln.strip()}" for f in files
-            for i, ln in enumerate(f.read_text(encoding="utf-8").splitlines(), 1) if bad.search(ln)]
+    hits = [
+        f"{f.relative_to(ROOT)}:{i}: {ln.strip()}"
+        for f in files
+        for i, ln in enumerate(f.read_text(encoding="utf-8").splitlines(), 1)
+        if bad.search(ln)
+    ]
     assert not hits, "\n".join(hits)
 
 
@@ -100,8 +107,12 @@ needs_cmake = pytest.mark.skipif(CMAKE is None, reason="cmake not found")
 def configure(src: Path, build: Path, *args: str) -> str:
     """Configure only (no build); returns CMakeCache.txt."""
     gen = ["-G", "Ninja"] if shutil.which("ninja") else []
-    r = subprocess.run([str(CMAKE), "-S", str(src), "-B", str(build), *gen, "-DSTRIDED_BUILD_PYTHON=OFF", *args],
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [str(CMAKE), "-S", str(src), "-B", str(build), *gen, "-DSTRIDED_BUILD_PYTHON=OFF", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     return (build / "CMakeCache.txt").read_text(encoding="utf-8")
 
@@ -113,8 +124,12 @@ def cache_bool(cache: str, name: str) -> bool:
 
 
 def ctest_names(build: Path) -> List[str]:
-    r = subprocess.run([str(Path(str(CMAKE)).with_name("ctest")), "--test-dir", str(build), "-N"],
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [str(Path(str(CMAKE)).with_name("ctest")), "--test-dir", str(build), "-N"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     return re.findall(r"Test\s+#\d+:\s+(\S+)", r.stdout)
 
 
@@ -143,7 +158,9 @@ def test_subproject_builds_no_tests(tmp_path: Path) -> None:
     parent.mkdir()
     (parent / "CMakeLists.txt").write_text(
         "cmake_minimum_required(VERSION 3.18)\nproject(parent LANGUAGES CXX)\ninclude(CTest)\n"
-        f'add_subdirectory("{ROOT.as_posix()}" strided)\n', encoding="utf-8")
+        f'add_subdirectory("{ROOT.as_posix()}" strided)\n',
+        encoding="utf-8",
+    )
     cache = configure(parent, tmp_path / "build")
     assert cache_bool(cache, "BUILD_TESTING")
     assert not cache_bool(cache, "STRIDED_BUILD_TESTS")

@@ -8,10 +8,10 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import ALL_DTYPES, same_bits
 
 import strided as sd
 from strided import _core
+from conftest import ALL_DTYPES, same_bits
 
 FLOATS = {np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)}
 
@@ -20,10 +20,49 @@ def edge_values(dt: np.dtype, rng: np.random.Generator, n: int = 301) -> np.ndar
     """Random values of `dt` with every type's limits, and for floats the values around the
     integer types' limits, halfway cases, inf, NaN, -0 and subnormals."""
     if dt in FLOATS:
-        special = [0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -2.5, 2.7, -2.7, np.inf, -np.inf, np.nan, -np.nan,
-                   127.5, 128.0, -128.5, -129.0, 255.9, 256.0, 32767.9, 32768.0, -32769.0, 65504.0, 65519.0,
-                   65520.0, 2.0**31 - 128, 2.0**31, -(2.0**31), -(2.0**31) - 256, 2.0**32, 2.0**63, -(2.0**63),
-                   2.0**64, 1e30, -1e30, 5.96e-8, 2.0**-25, 3 * 2.0**-26, 1e-40, -1e-45, 1 + 2.0**-11]
+        special = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            2.5,
+            -2.5,
+            2.7,
+            -2.7,
+            np.inf,
+            -np.inf,
+            np.nan,
+            -np.nan,
+            127.5,
+            128.0,
+            -128.5,
+            -129.0,
+            255.9,
+            256.0,
+            32767.9,
+            32768.0,
+            -32769.0,
+            65504.0,
+            65519.0,
+            65520.0,
+            2.0**31 - 128,
+            2.0**31,
+            -(2.0**31),
+            -(2.0**31) - 256,
+            2.0**32,
+            2.0**63,
+            -(2.0**63),
+            2.0**64,
+            1e30,
+            -1e30,
+            5.96e-8,
+            2.0**-25,
+            3 * 2.0**-26,
+            1e-40,
+            -1e-45,
+            1 + 2.0**-11,
+        ]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             v = np.array(special, dtype=np.float64).astype(dt)
@@ -93,22 +132,34 @@ def test_every_pair_matches_the_rules(src, dst, simd) -> None:
     assert same_values(got, want), bad[:5]
 
 
-@pytest.mark.parametrize("case", [
-    (np.float32, [-2.7, -2.5, -0.5, 0.5, 2.5, 2.7], np.int32, [-2, -2, 0, 0, 2, 2]),
-    (np.float32, [np.nan, np.inf, -np.inf, 3e9, -3e9], np.int32,
-     [0, 2147483647, -2147483648, 2147483647, -2147483648]),
-    (np.float32, [-1.0, 300.7], np.uint8, [0, 255]),
-    (np.float32, [65504, 65519, 65520, 1 + 2**-11, 1 + 3 * 2**-11, 2**-25, 3 * 2**-26], np.float16,
-     [65504, 65504, np.inf, 1.0, 1.001953125, 0.0, 2**-24]),
-    (np.float64, [1 + 2**-11 + 2**-40], np.float16, [1.0009765625]),
-    (np.int32, [16777217, 16777219], np.float32, [16777216, 16777220]),
-    (np.int64, [2**62 + 2**38 + 1], np.float32, [2.0**62 + 2**39]),
-    (np.int32, [65519, 65520], np.float16, [65504, np.inf]),
-    (np.int16, [200, -1, 300], np.int8, [-56, -1, 44]),
-    (np.int32, [-1], np.uint8, [255]),
-    (np.uint32, [4294967295], np.int32, [-1]),
-    (np.int64, [2**40 + 5], np.int32, [5]),
-], ids=lambda c: f"{np.dtype(c[0]).name}->{np.dtype(c[2]).name}")
+@pytest.mark.parametrize(
+    "case",
+    [
+        (np.float32, [-2.7, -2.5, -0.5, 0.5, 2.5, 2.7], np.int32, [-2, -2, 0, 0, 2, 2]),
+        (
+            np.float32,
+            [np.nan, np.inf, -np.inf, 3e9, -3e9],
+            np.int32,
+            [0, 2147483647, -2147483648, 2147483647, -2147483648],
+        ),
+        (np.float32, [-1.0, 300.7], np.uint8, [0, 255]),
+        (
+            np.float32,
+            [65504, 65519, 65520, 1 + 2**-11, 1 + 3 * 2**-11, 2**-25, 3 * 2**-26],
+            np.float16,
+            [65504, 65504, np.inf, 1.0, 1.001953125, 0.0, 2**-24],
+        ),
+        (np.float64, [1 + 2**-11 + 2**-40], np.float16, [1.0009765625]),
+        (np.int32, [16777217, 16777219], np.float32, [16777216, 16777220]),
+        (np.int64, [2**62 + 2**38 + 1], np.float32, [2.0**62 + 2**39]),
+        (np.int32, [65519, 65520], np.float16, [65504, np.inf]),
+        (np.int16, [200, -1, 300], np.int8, [-56, -1, 44]),
+        (np.int32, [-1], np.uint8, [255]),
+        (np.uint32, [4294967295], np.int32, [-1]),
+        (np.int64, [2**40 + 5], np.int32, [5]),
+    ],
+    ids=lambda c: f"{np.dtype(c[0]).name}->{np.dtype(c[2]).name}",
+)
 def test_spec_vectors(case, simd) -> None:
     src, values, dst, want = case
     for n in (1, 19):  # a short tail and runs long enough for the vector paths
@@ -126,8 +177,12 @@ def test_nan_bits(n: int, simd) -> None:
     got32 = sd.cast(h, np.float32).view(np.uint32)
     assert [hex(v) for v in got32[:4]] == ["0x7fc02000", "0xffc02000", "0x7fc00000", "0x7fffe000"]
     got64 = sd.cast(h, np.float64).view(np.uint64)
-    assert [hex(v) for v in got64[:4]] == ["0x7ff8040000000000", "0xfff8040000000000", "0x7ff8000000000000",
-                                            "0x7ffffc0000000000"]
+    assert [hex(v) for v in got64[:4]] == [
+        "0x7ff8040000000000",
+        "0xfff8040000000000",
+        "0x7ff8000000000000",
+        "0x7ffffc0000000000",
+    ]
 
 
 def test_strides_out_and_empty(threads) -> None:

@@ -24,10 +24,13 @@ def test_slice1_spec_example():
     assert out.tolist() == [14, 16, 6, 8]
 
 
-@pytest.mark.parametrize("offsets,sizes,strides,expected", [
-    ([0, 0, 1, 2], [1, 1, 3, 2], [1, 1, 1, 1], [7, 8, 11, 12, 15, 16]),
-    ([0, 0, 1, 0], [1, 1, 2, 2], [1, 1, 2, 3], [5, 8, 13, 16]),
-])
+@pytest.mark.parametrize(
+    "offsets,sizes,strides,expected",
+    [
+        ([0, 0, 1, 2], [1, 1, 3, 2], [1, 1, 1, 1], [7, 8, 11, 12, 15, 16]),
+        ([0, 0, 1, 0], [1, 1, 2, 2], [1, 1, 2, 3], [5, 8, 13, 16]),
+    ],
+)
 def test_slice_v1_spec_examples(offsets, sizes, strides, expected):
     x = sd.TensorDesc(F32, [1, 1, 4, 4])
     y = sd.TensorDesc(F32, sizes)

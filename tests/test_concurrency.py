@@ -32,10 +32,18 @@ def test_threads_share_compiled_operators():
     F32 = sd.DataType.FLOAT32
     n = 96
     transpose = sd.compile(sd.IdentityDesc(sd.TensorDesc(F32, [n, n]), sd.TensorDesc(F32, [n, n], [1, n])))
-    split = sd.compile(sd.SplitDesc(sd.TensorDesc(F32, [n, n]),
-                                    [sd.TensorDesc(F32, [n, 32]), sd.TensorDesc(F32, [n, 64])], 1))
-    scatter = sd.compile(sd.ScatterDesc(sd.TensorDesc(F32, [n, n]), sd.TensorDesc(sd.DataType.INT64, [4, n]),
-                                        sd.TensorDesc(F32, [4, n]), sd.TensorDesc(F32, [n, n]), 0))
+    split = sd.compile(
+        sd.SplitDesc(sd.TensorDesc(F32, [n, n]), [sd.TensorDesc(F32, [n, 32]), sd.TensorDesc(F32, [n, 64])], 1)
+    )
+    scatter = sd.compile(
+        sd.ScatterDesc(
+            sd.TensorDesc(F32, [n, n]),
+            sd.TensorDesc(sd.DataType.INT64, [4, n]),
+            sd.TensorDesc(F32, [4, n]),
+            sd.TensorDesc(F32, [n, n]),
+            0,
+        )
+    )
 
     def work(i):
         rng = np.random.default_rng(i)
@@ -61,6 +69,7 @@ def test_threads_share_compiled_operators():
 
 def test_threads_functional_api_shared_plan_cache():
     """Different shapes and operators from many threads: the shared plan cache stays coherent."""
+
     def work(i):
         rng = np.random.default_rng(100 + i)
         for _ in range(150):
@@ -69,8 +78,9 @@ def test_threads_functional_api_shared_plan_cache():
             v = x.transpose(2, 0, 1)[:, ::-1]
             np.testing.assert_array_equal(sd.copy(v, np.empty(v.shape, np.int32)), v)
             off = [int(rng.integers(0, s)) for s in shape]
-            np.testing.assert_array_equal(sd.slice(x, off, [s - o for s, o in zip(shape, off)]),
-                                          x[off[0]:, off[1]:, off[2]:])
+            np.testing.assert_array_equal(
+                sd.slice(x, off, [s - o for s, o in zip(shape, off)]), x[off[0] :, off[1] :, off[2] :]
+            )
             parts = sd.split(x, [1, shape[0] - 1] if shape[0] > 1 else 1, axis=0)
             np.testing.assert_array_equal(np.concatenate(parts, axis=0), x)
             np.testing.assert_array_equal(sd.join([x, x], axis=2), np.concatenate([x, x], axis=2))
@@ -100,11 +110,13 @@ def test_set_num_threads_while_executing():
     t = threading.Thread(target=toggler)
     t.start()
     try:
+
         def work(i):
             for _ in range(15):
                 out = np.empty((n, n), np.float32)
                 sd.copy(x.T, out)
                 np.testing.assert_array_equal(out, want)
+
         run_threads(work, 4)
     finally:
         stop.set()
@@ -192,15 +204,18 @@ def _rss_bytes() -> int:
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc")
-@pytest.mark.skipif("libasan" in os.environ.get("LD_PRELOAD", ""),
-                    reason="ASan's quarantine holds freed memory: RSS is no leak measure there (LeakSanitizer is)")
+@pytest.mark.skipif(
+    "libasan" in os.environ.get("LD_PRELOAD", ""),
+    reason="ASan's quarantine holds freed memory: RSS is no leak measure there (LeakSanitizer is)",
+)
 def test_100k_calls_keep_rss_flat():
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
     out = np.empty((4, 3), np.float32)
     idx = np.array([2, 0, 1])
     bad = np.array([0, 7])
-    op = sd.compile(sd.IdentityDesc(sd.TensorDesc(sd.DataType.FLOAT32, [3, 4]),
-                                    sd.TensorDesc(sd.DataType.FLOAT32, [3, 4], [1, 3])))
+    op = sd.compile(
+        sd.IdentityDesc(sd.TensorDesc(sd.DataType.FLOAT32, [3, 4]), sd.TensorDesc(sd.DataType.FLOAT32, [3, 4], [1, 3]))
+    )
     buf = bytearray(48)
 
     def batch(n):
@@ -261,8 +276,7 @@ _PEAK_SCRIPT = textwrap.dedent("""
 @pytest.mark.parametrize("case", ["transpose", "step", "reverse", "overlap", "control"])
 def test_strided_view_read_in_place_no_hidden_copy(case):
     env = dict(os.environ)
-    r = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, case], capture_output=True, text=True, env=env,
-                       timeout=600)
+    r = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, case], capture_output=True, text=True, env=env, timeout=600)
     assert r.returncode == 0, r.stderr
     grew = int(r.stdout.split()[-1])
     if case == "control":

@@ -122,8 +122,16 @@ def test_level_prints_as_its_name() -> None:
     assert FL.parse(str(lvl)) is lvl
 
 
-@pytest.mark.parametrize("level, exc", [(0x1234, sd.ValidationError), ("9_9", sd.ValidationError),
-                                        (-1, sd.ValidationError), (2.1, TypeError), (True, TypeError)])
+@pytest.mark.parametrize(
+    "level, exc",
+    [
+        (0x1234, sd.ValidationError),
+        ("9_9", sd.ValidationError),
+        (-1, sd.ValidationError),
+        (2.1, TypeError),
+        (True, TypeError),
+    ],
+)
 def test_bad_levels(level, exc) -> None:
     d = sd.IdentityDesc(X44, X44)
     with pytest.raises(exc):
@@ -134,11 +142,15 @@ def test_bad_levels(level, exc) -> None:
 
 def test_level_failure_message() -> None:
     d = sd.Slice1Desc(X44, O22, [0, 0, 0, 1], [1, 1, 4, 3], [1, 1, -2, 2])
-    with pytest.raises(sd.ValidationError, match=r"^Slice1Desc: the operator needs feature level 2_1 \(validating at 1_0\)"):
+    with pytest.raises(
+        sd.ValidationError, match=r"^Slice1Desc: the operator needs feature level 2_1 \(validating at 1_0\)"
+    ):
         d.validate("1_0")
     assert not d.is_valid_at("1_0")
     g = sd.GatherDesc(T([4], "int64"), T([5], "uint32"), T([5], "int64"), 0, 1)
-    with pytest.raises(sd.ValidationError, match=r"^GatherDesc\.input\.dtype: INT64 needs feature level 4_1 \(validating at 3_0\)$"):
+    with pytest.raises(
+        sd.ValidationError, match=r"^GatherDesc\.input\.dtype: INT64 needs feature level 4_1 \(validating at 3_0\)$"
+    ):
         g.validate("3_0")
     assert g.min_feature_level == FL.FL_4_1
 
@@ -155,21 +167,33 @@ def test_level_failure_message() -> None:
         (lambda: sd.SplitDesc(X44, [X44], None), TypeError, "SplitDesc.axis"),
         (lambda: sd.JoinDesc("ab", X44, 0), TypeError, "JoinDesc.inputs"),
         (lambda: sd.JoinDesc([X44], X44, "0"), TypeError, "JoinDesc.axis"),
-        (lambda: sd.SliceDesc(X44, O22, [0, 0, 0, 2**63], [1, 1, 2, 2], [1, 1, 1, 1]), sd.ValidationError,
-         r"SliceDesc.offsets\[3\]"),
-        (lambda: sd.SliceDesc(X44, O22, [0, 0, 0, 0.5], [1, 1, 2, 2], [1, 1, 1, 1]), TypeError,
-         r"SliceDesc.offsets\[3\]"),
+        (
+            lambda: sd.SliceDesc(X44, O22, [0, 0, 0, 2**63], [1, 1, 2, 2], [1, 1, 1, 1]),
+            sd.ValidationError,
+            r"SliceDesc.offsets\[3\]",
+        ),
+        (
+            lambda: sd.SliceDesc(X44, O22, [0, 0, 0, 0.5], [1, 1, 2, 2], [1, 1, 1, 1]),
+            TypeError,
+            r"SliceDesc.offsets\[3\]",
+        ),
         (lambda: sd.Slice1Desc(X44, O22, [0, 0, 0, 0], [1, 1, 2, 2], None), TypeError, "Slice1Desc.strides"),
-        (lambda: sd.Slice1Desc(X44, O22, [0, 0, 0, 0], [1, 1, 2, 2], [1, 1, 1, -2**63 - 1]), sd.ValidationError,
-         r"Slice1Desc.strides\[3\]"),
+        (
+            lambda: sd.Slice1Desc(X44, O22, [0, 0, 0, 0], [1, 1, 2, 2], [1, 1, 1, -(2**63) - 1]),
+            sd.ValidationError,
+            r"Slice1Desc.strides\[3\]",
+        ),
         (lambda: sd.GatherDesc(X44, IDX, X44, 0, 2**100), sd.ValidationError, "GatherDesc.index_dimensions"),
         (lambda: sd.GatherElementsDesc(X44, IDX, X44, []), TypeError, "GatherElementsDesc.axis"),
         (lambda: sd.GatherNDDesc(X44, IDX, X44, 4, 3, 1.5), TypeError, "GatherNDDesc.batch_dimension_count"),
-        (lambda: sd.GatherNDDesc(X44, IDX, X44, -2**70, 3), sd.ValidationError, "GatherNDDesc.input_dimension_count"),
+        (lambda: sd.GatherNDDesc(X44, IDX, X44, -(2**70), 3), sd.ValidationError, "GatherNDDesc.input_dimension_count"),
         (lambda: sd.ScatterDesc(X44, IDX, IDX, X44, 0, reduction="sum"), sd.ValidationError, "ScatterDesc.reduction"),
         (lambda: sd.ScatterDesc(X44, IDX, IDX, X44, 0, reduction=1), TypeError, "ScatterDesc.reduction"),
-        (lambda: sd.ScatterNDDesc(X44, IDX, IDX, X44, 4, 2**64), sd.ValidationError,
-         "ScatterNDDesc.indices_dimension_count"),
+        (
+            lambda: sd.ScatterNDDesc(X44, IDX, IDX, X44, 4, 2**64),
+            sd.ValidationError,
+            "ScatterNDDesc.indices_dimension_count",
+        ),
     ],
 )
 def test_argument_errors_name_the_field(make, exc, field) -> None:

@@ -12,10 +12,23 @@ from hypothesis import strategies as st
 import strided as sd
 from strided import _core
 
-DTYPES = [np.float32, np.float16, np.uint32, np.uint16, np.uint8, np.int32, np.int16, np.int8, np.float64,
-          np.uint64, np.int64]
+DTYPES = [
+    np.float32,
+    np.float16,
+    np.uint32,
+    np.uint16,
+    np.uint8,
+    np.int32,
+    np.int16,
+    np.int8,
+    np.float64,
+    np.uint64,
+    np.int64,
+]
 TARGETS = _core._simd_targets()
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 
 
 @pytest.fixture(params=TARGETS)
@@ -215,8 +228,15 @@ def test_special_values_survive(target):
     pats = {
         np.float16: [0x7E01, 0x7D00, 0xFE5A, 0x8000, 0x7C00, 0xFC00, 0x3C00],
         np.float32: [0x7FC00001, 0x7FA00000, 0xFFC12345, 0x80000000, 0x7F800000, 0xFF800000, 0x3F800000],
-        np.float64: [0x7FF8000000000001, 0x7FF4000000000000, 0xFFF8123456789ABC, 0x8000000000000000,
-                     0x7FF0000000000000, 0xFFF0000000000000, 0x3FF0000000000000],
+        np.float64: [
+            0x7FF8000000000001,
+            0x7FF4000000000000,
+            0xFFF8123456789ABC,
+            0x8000000000000000,
+            0x7FF0000000000000,
+            0xFFF0000000000000,
+            0x3FF0000000000000,
+        ],
     }
     for dtype, p in pats.items():
         u = np.dtype(f"u{np.dtype(dtype).itemsize}")

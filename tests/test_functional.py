@@ -38,10 +38,13 @@ def test_spec_join():
     assert r[0, 0].tolist() == [[1, 2, 3, 7, 8, 9, 10], [4, 5, 6, 11, 12, 13, 14]]
 
 
-@pytest.mark.parametrize("strides,expected", [
-    ([1, 1, 2, 2], [[2, 4], [10, 12]]),
-    ([1, 1, -2, 2], [[14, 16], [6, 8]]),
-])
+@pytest.mark.parametrize(
+    "strides,expected",
+    [
+        ([1, 1, 2, 2], [[2, 4], [10, 12]]),
+        ([1, 1, -2, 2], [[14, 16], [6, 8]]),
+    ],
+)
 def test_spec_slice1(strides, expected):
     r = sd.slice(SPEC_IN, [0, 0, 0, 1], [1, 1, 4, 3], strides)
     assert r.shape == (1, 1, 2, 2)
@@ -67,10 +70,10 @@ def _slice_ref(x, offsets, sizes, strides):
     idx = []
     for o, s, t in zip(offsets, sizes, strides):
         if t > 0:
-            idx.append(np.s_[o:o + s:t])
+            idx.append(np.s_[o : o + s : t])
         else:
             stop = o - 1 if o > 0 else None
-            idx.append(np.s_[o + s - 1:stop:t])
+            idx.append(np.s_[o + s - 1 : stop : t])
     return x[tuple(idx)]
 
 
@@ -101,13 +104,21 @@ def test_slice_matches_numpy(case):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(1, 4).flatmap(lambda nd: st.tuples(
-    st.lists(st.integers(1, 5), min_size=nd, max_size=nd), st.integers(0, nd - 1),
-    st.lists(st.integers(0, 3), min_size=1, max_size=4), st.sampled_from(ALL_DTYPES), st.integers(0, 2**31))))
+@given(
+    st.integers(1, 4).flatmap(
+        lambda nd: st.tuples(
+            st.lists(st.integers(1, 5), min_size=nd, max_size=nd),
+            st.integers(0, nd - 1),
+            st.lists(st.integers(0, 3), min_size=1, max_size=4),
+            st.sampled_from(ALL_DTYPES),
+            st.integers(0, 2**31),
+        )
+    )
+)
 def test_split_join_match_numpy(case):
     shape, axis, parts, dtype, seed = case
     rng = np.random.default_rng(seed)
-    pieces = [random_array(rng, tuple(shape[:axis]) + (p,) + tuple(shape[axis + 1:]), dtype) for p in parts]
+    pieces = [random_array(rng, tuple(shape[:axis]) + (p,) + tuple(shape[axis + 1 :]), dtype) for p in parts]
     joined = sd.join(pieces, axis=axis)
     assert same_bits(joined, np.concatenate(pieces, axis=axis))
     back = sd.split(joined, parts, axis=axis - len(shape))  # negative axis

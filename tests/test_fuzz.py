@@ -28,8 +28,12 @@ if os.environ.get("STRIDED_HYPOTHESIS_PROFILE") == "sanitize":
     EXAMPLES = 25
 else:
     EXAMPLES = int(os.environ.get("STRIDED_FUZZ_EXAMPLES", "120"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=False,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=False,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+)
 
 DTYPES = [sd.DataType(v) for v in range(1, 12)]
 INDEX_DTYPES = [sd.DataType.INT32, sd.DataType.INT64, sd.DataType.UINT32, sd.DataType.UINT64]
@@ -176,9 +180,12 @@ def logical(buf: np.ndarray, t: sd.TensorDesc) -> np.ndarray:
     """The tensor `t` describes, as a numpy view of the raw bytes (independent of strided)."""
     dt = np.dtype(t.dtype.numpy)
     strides = tuple(s * dt.itemsize for s in t.strides)
-    return np.lib.stride_tricks.as_strided(buf.view(dt) if buf.size % dt.itemsize == 0 else
-                                           buf[: buf.size - buf.size % dt.itemsize].view(dt),
-                                           shape=tuple(t.sizes), strides=strides, writeable=False)
+    return np.lib.stride_tricks.as_strided(
+        buf.view(dt) if buf.size % dt.itemsize == 0 else buf[: buf.size - buf.size % dt.itemsize].view(dt),
+        shape=tuple(t.sizes),
+        strides=strides,
+        writeable=False,
+    )
 
 
 class Guarded:
@@ -192,10 +199,10 @@ class Guarded:
 
     @property
     def data(self) -> np.ndarray:
-        return self.mem[GUARD:GUARD + self.n]
+        return self.mem[GUARD : GUARD + self.n]
 
     def guards_ok(self) -> bool:
-        return bool((self.mem[:GUARD] == CANARY).all() and (self.mem[GUARD + self.n:] == CANARY).all())
+        return bool((self.mem[:GUARD] == CANARY).all() and (self.mem[GUARD + self.n :] == CANARY).all())
 
 
 def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
@@ -265,8 +272,11 @@ def fill_indices(g: Guarded, desc, rng, in_range: bool):
     vals = rng.integers(lo, size, g.n // dt.itemsize).astype(dt)
     g.data[: vals.size * dt.itemsize] = vals.view(np.uint8)
     if not in_range:  # one addressed element (not padding) out of range
-        view = np.lib.stride_tricks.as_strided(g.data[: vals.size * dt.itemsize].view(dt), shape=tuple(t.sizes),
-                                               strides=tuple(s * dt.itemsize for s in t.strides))
+        view = np.lib.stride_tricks.as_strided(
+            g.data[: vals.size * dt.itemsize].view(dt),
+            shape=tuple(t.sizes),
+            strides=tuple(s * dt.itemsize for s in t.strides),
+        )
         view[tuple(int(rng.integers(0, n)) for n in t.sizes)] = dt.type(size + 3)
 
 
@@ -342,8 +352,14 @@ ints = st.one_of(st.integers(-3, 10), st.sampled_from([2**31, 2**32, 2**62, 2**6
 
 
 @FUZZ
-@given(st.integers(-2, 14), st.lists(ints, max_size=10), st.one_of(st.none(), st.lists(ints, max_size=10)),
-       st.one_of(st.none(), ints), st.one_of(st.just(0), ints), st.one_of(st.just(0), ints))
+@given(
+    st.integers(-2, 14),
+    st.lists(ints, max_size=10),
+    st.one_of(st.none(), st.lists(ints, max_size=10)),
+    st.one_of(st.none(), ints),
+    st.one_of(st.just(0), ints),
+    st.one_of(st.just(0), ints),
+)
 def test_fuzz_tensor_desc_garbage(dtype, sizes, strides, total, alignment, flags):
     """Any integers: a TensorDesc whose invariants hold, or a typed error."""
     try:
@@ -356,8 +372,13 @@ def test_fuzz_tensor_desc_garbage(dtype, sizes, strides, total, alignment, flags
 
 
 @FUZZ
-@given(st.sampled_from(["slice", "split", "join", "copy"]), st.lists(ints, min_size=1, max_size=9),
-       st.lists(ints, max_size=9), st.lists(ints, max_size=9), st.integers(-10, 10))
+@given(
+    st.sampled_from(["slice", "split", "join", "copy"]),
+    st.lists(ints, min_size=1, max_size=9),
+    st.lists(ints, max_size=9),
+    st.lists(ints, max_size=9),
+    st.integers(-10, 10),
+)
 def test_fuzz_functional_garbage(fn, a, b, c, axis):
     """The functional API with arbitrary integers as parameters: a result or a typed error, and
     the `out=` canary array is untouched on error."""
@@ -384,8 +405,11 @@ def test_fuzz_functional_garbage(fn, a, b, c, axis):
 
 
 @FUZZ
-@given(st.lists(st.integers(1, 4), min_size=1, max_size=4), st.data(), st.sampled_from(["int32", "int64", "uint32",
-                                                                                         "int8", "uint64"]))
+@given(
+    st.lists(st.integers(1, 4), min_size=1, max_size=4),
+    st.data(),
+    st.sampled_from(["int32", "int64", "uint32", "int8", "uint64"]),
+)
 def test_fuzz_functional_gather_vs_numpy(shape, data, idt):
     """sd.gather / sd.gather_elements on random shapes, axes and (signed) indices equal numpy's
     take / take_along_axis; one out-of-range index raises IndexError and leaves out= untouched."""
@@ -394,15 +418,20 @@ def test_fuzz_functional_gather_vs_numpy(shape, data, idt):
     n = shape[axis]
     lo = 0 if idt.startswith("u") else -n
     ishape = data.draw(st.lists(st.integers(1, 3), min_size=1, max_size=2))
-    idx = np.array(data.draw(st.lists(st.integers(lo, n - 1), min_size=int(np.prod(ishape)),
-                                       max_size=int(np.prod(ishape)))), dtype=idt).reshape(ishape)
+    idx = np.array(
+        data.draw(st.lists(st.integers(lo, n - 1), min_size=int(np.prod(ishape)), max_size=int(np.prod(ishape)))),
+        dtype=idt,
+    ).reshape(ishape)
     assert same_bits(sd.gather(x, idx, axis=axis), np.take(x, idx.astype(np.int64), axis=axis))
     eshape = list(shape)
     eshape[axis] = data.draw(st.integers(1, 3))
-    eidx = np.array(data.draw(st.lists(st.integers(lo, n - 1), min_size=int(np.prod(eshape)),
-                                       max_size=int(np.prod(eshape)))), dtype=idt).reshape(eshape)
-    want = np.take_along_axis(x, np.where(eidx.astype(np.int64) < 0, eidx.astype(np.int64) + n, eidx.astype(np.int64)),
-                              axis=axis)
+    eidx = np.array(
+        data.draw(st.lists(st.integers(lo, n - 1), min_size=int(np.prod(eshape)), max_size=int(np.prod(eshape)))),
+        dtype=idt,
+    ).reshape(eshape)
+    want = np.take_along_axis(
+        x, np.where(eidx.astype(np.int64) < 0, eidx.astype(np.int64) + n, eidx.astype(np.int64)), axis=axis
+    )
     assert same_bits(sd.gather_elements(x, eidx, axis=axis), want)
     bad = eidx.copy()
     bad.flat[data.draw(st.integers(0, bad.size - 1))] = n if n < 127 else 0

@@ -80,7 +80,7 @@ def ref_gather_elements(x, idx, axis):
 
 
 def ref_gather(x, idx, axis):
-    out = np.empty(x.shape[:axis] + idx.shape + x.shape[axis + 1:], x.dtype)
+    out = np.empty(x.shape[:axis] + idx.shape + x.shape[axis + 1 :], x.dtype)
     for o in np.ndindex(*x.shape[:axis]):
         for j in np.ndindex(*idx.shape):
             out[o + j] = x[o + (_norm(idx[j], x.shape[axis]),)]
@@ -89,7 +89,7 @@ def ref_gather(x, idx, axis):
 
 def ref_gather_nd(x, idx, b=0):
     L = idx.shape[-1]
-    out = np.empty(idx.shape[:-1] + x.shape[b + L:], x.dtype)
+    out = np.empty(idx.shape[:-1] + x.shape[b + L :], x.dtype)
     for t in np.ndindex(*idx.shape[:-1]):
         coords = tuple(_norm(idx[t + (k,)], x.shape[b + k]) for k in range(L))
         out[t] = x[t[:b] + coords]
@@ -108,14 +108,19 @@ def ref_scatter_nd(x, idx, upd, reduction="none"):
 
 # ---------------------------------------------------------------- SPEC.md examples
 def test_spec_scatter_1d():
-    r = sd.scatter(np.array([0, 1, 2, 3, 4], np.float32), np.array([3, 1, 3, 0], np.uint32),
-                   np.array([5, 6, 7, 8], np.float32))
+    r = sd.scatter(
+        np.array([0, 1, 2, 3, 4], np.float32), np.array([3, 1, 3, 0], np.uint32), np.array([5, 6, 7, 8], np.float32)
+    )
     assert r.tolist() == [8, 6, 2, 7, 4]  # 3 is written twice: the later update (7) wins
 
 
 def test_spec_scatter_2d_axis0():
-    r = sd.scatter(np.zeros((3, 3), np.float32), np.array([[1, 0, 2], [0, 2, 1]], np.uint32),
-                   np.array([[10, 11, 12], [20, 21, 22]], np.float32), axis=0)
+    r = sd.scatter(
+        np.zeros((3, 3), np.float32),
+        np.array([[1, 0, 2], [0, 2, 1]], np.uint32),
+        np.array([[10, 11, 12], [20, 21, 22]], np.float32),
+        axis=0,
+    )
     assert r.tolist() == [[20, 11, 0], [10, 0, 22], [0, 21, 12]]
 
 
@@ -136,8 +141,11 @@ def test_spec_gather_nd():
 
 
 def test_spec_scatter_nd():
-    r = sd.scatter_nd(np.arange(1, 9, dtype=np.float32), np.array([[4], [3], [1], [7]], np.uint32),
-                      np.array([9, 10, 11, 12], np.float32))
+    r = sd.scatter_nd(
+        np.arange(1, 9, dtype=np.float32),
+        np.array([[4], [3], [1], [7]], np.uint32),
+        np.array([9, 10, 11, 12], np.float32),
+    )
     assert r.tolist() == [1, 11, 3, 10, 9, 6, 7, 12]
 
 
@@ -182,7 +190,7 @@ def test_scatter_matches_reference(shape, data, dtype, itype, reduction):
     axis = data.draw(st.integers(-len(shape), len(shape) - 1))
     ax = axis % len(shape)
     k = data.draw(st.integers(1, 6))  # often more updates than positions: duplicates
-    ishape = shape[:ax] + (k,) + shape[ax + 1:]
+    ishape = shape[:ax] + (k,) + shape[ax + 1 :]
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     x = data.draw(views(shape, dtype))
     upd = data.draw(views(ishape, dtype))
@@ -209,7 +217,7 @@ def test_gather_elements_matches_reference(shape, data, dtype, itype):
     axis = data.draw(st.integers(-len(shape), len(shape) - 1))
     ax = axis % len(shape)
     k = data.draw(st.integers(1, 6))
-    ishape = shape[:ax] + (k,) + shape[ax + 1:]
+    ishape = shape[:ax] + (k,) + shape[ax + 1 :]
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     x = data.draw(views(shape, dtype))
     idx = index_array(rng, ishape, shape[ax], itype)
@@ -231,15 +239,14 @@ def test_gather_matches_reference(shape, data, dtype, itype):
     x = data.draw(views(shape, dtype))
     idx = index_array(rng, ishape, shape[ax], itype)
     got = sd.gather(x, idx, axis=axis)
-    assert got.shape == x.shape[:ax] + idx.shape + x.shape[ax + 1:]
+    assert got.shape == x.shape[:ax] + idx.shape + x.shape[ax + 1 :]
     assert same_bits(got, np.take(x, idx.astype(np.int64), axis=ax))
     if idx.ndim:
         assert same_bits(got, ref_gather(x, idx, ax))
 
 
 @HYP
-@given(shape=st.lists(st.integers(1, 4), min_size=1, max_size=4).map(tuple), data=st.data(), dtype=dtypes,
-       itype=itypes)
+@given(shape=st.lists(st.integers(1, 4), min_size=1, max_size=4).map(tuple), data=st.data(), dtype=dtypes, itype=itypes)
 def test_gather_nd_matches_reference(shape, data, dtype, itype):
     r = len(shape)
     b = data.draw(st.integers(0, r - 1))
@@ -391,9 +398,11 @@ def test_gathers_threads_identical():
         outs = {}
         for t in (1, 2):
             sd.set_num_threads(t)
-            outs[t] = (sd.gather_elements(x, ge_idx, axis=0),
-                       sd.gather(x, np.arange(499, -1, -1), axis=1),
-                       sd.gather_nd(x, nd_idx))
+            outs[t] = (
+                sd.gather_elements(x, ge_idx, axis=0),
+                sd.gather(x, np.arange(499, -1, -1), axis=1),
+                sd.gather_nd(x, nd_idx),
+            )
         for a, b in zip(outs[1], outs[2]):
             assert same_bits(a, b)
         assert same_bits(outs[1][0], np.take_along_axis(x, ge_idx, axis=0))
@@ -408,10 +417,24 @@ def _fingerprint():
     x = rng.standard_normal((64, 300)).astype(np.float32)
     parts = []
     for red in REDUCTIONS:
-        parts.append(sd.scatter(x, rng.integers(0, 64, (80, 300)), rng.standard_normal((80, 300)).astype(np.float32),
-                                axis=0, reduction=red))
-        parts.append(sd.scatter(x.astype(np.float16), rng.integers(0, 300, (64, 500)),
-                                rng.standard_normal((64, 500)).astype(np.float16), axis=1, reduction=red))
+        parts.append(
+            sd.scatter(
+                x,
+                rng.integers(0, 64, (80, 300)),
+                rng.standard_normal((80, 300)).astype(np.float32),
+                axis=0,
+                reduction=red,
+            )
+        )
+        parts.append(
+            sd.scatter(
+                x.astype(np.float16),
+                rng.integers(0, 300, (64, 500)),
+                rng.standard_normal((64, 500)).astype(np.float16),
+                axis=1,
+                reduction=red,
+            )
+        )
     parts.append(sd.gather_elements(x, rng.integers(-64, 64, (90, 300)), axis=0))
     return [p.tobytes() for p in parts]
 
@@ -517,7 +540,9 @@ def test_out_of_range_message_and_untouched():
 def test_negative_out_of_range_and_first_bad_reported():
     x = np.arange(12, dtype=np.int64).reshape(3, 4)
     idx = np.array([[0, 1, 2, 3], [0, -4, -5, 9], [9, 0, 0, 0]])  # -4 is fine for size 4; -5 is the first bad one
-    with pytest.raises(IndexError, match=r"gather_elements\.indices\[1, 2\]: index -5 is out of range for axis 1 of size 4"):
+    with pytest.raises(
+        IndexError, match=r"gather_elements\.indices\[1, 2\]: index -5 is out of range for axis 1 of size 4"
+    ):
         sd.gather_elements(x, idx, axis=1)
 
 
@@ -527,14 +552,30 @@ def test_errors_every_operator_leave_out_untouched(itype):
     x = np.arange(20, dtype=np.float32).reshape(4, 5)
     cases = [
         ("gather", lambda o: sd.gather(x, np.array([1, bad], itype), axis=1, out=o), (4, 2), "gather.indices[1]"),
-        ("gather_elements", lambda o: sd.gather_elements(x, np.array([[0] * 5, [bad] + [0] * 4], itype), out=o),
-         (2, 5), "gather_elements.indices[1, 0]"),
-        ("gather_nd", lambda o: sd.gather_nd(x, np.array([[1, 2], [0, bad]], itype), out=o), (2,),
-         "gather_nd.indices[1, 1]"),
-        ("scatter", lambda o: sd.scatter(x, np.array([[0] * 5, [1, 2, 3, bad, 0]], itype), np.ones((2, 5), np.float32),
-                                         out=o), (4, 5), "scatter.indices[1, 3]"),
-        ("scatter_nd", lambda o: sd.scatter_nd(x, np.array([[1], [bad]], itype), np.ones((2, 5), np.float32), out=o),
-         (4, 5), "scatter_nd.indices[1, 0]"),
+        (
+            "gather_elements",
+            lambda o: sd.gather_elements(x, np.array([[0] * 5, [bad] + [0] * 4], itype), out=o),
+            (2, 5),
+            "gather_elements.indices[1, 0]",
+        ),
+        (
+            "gather_nd",
+            lambda o: sd.gather_nd(x, np.array([[1, 2], [0, bad]], itype), out=o),
+            (2,),
+            "gather_nd.indices[1, 1]",
+        ),
+        (
+            "scatter",
+            lambda o: sd.scatter(x, np.array([[0] * 5, [1, 2, 3, bad, 0]], itype), np.ones((2, 5), np.float32), out=o),
+            (4, 5),
+            "scatter.indices[1, 3]",
+        ),
+        (
+            "scatter_nd",
+            lambda o: sd.scatter_nd(x, np.array([[1], [bad]], itype), np.ones((2, 5), np.float32), out=o),
+            (4, 5),
+            "scatter_nd.indices[1, 0]",
+        ),
     ]
     for name, call, shape, where in cases:
         out = _filled(shape)
@@ -710,7 +751,8 @@ def test_descriptions_compile_execute():
     s_upd = np.array([9, 10, 11, 12], np.float32).reshape(1, 4)
     s_out = np.zeros((1, 8), np.float32)
     sd.compile(sd.ScatterNDDesc(_td(s_in), _td(s_idx), _td(s_upd), _td(s_out), 1, 2)).execute(
-        [s_in, s_idx, s_upd], [s_out])
+        [s_in, s_idx, s_upd], [s_out]
+    )
     assert s_out.ravel().tolist() == [1, 11, 3, 10, 9, 6, 7, 12]
 
 

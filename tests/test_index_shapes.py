@@ -71,7 +71,7 @@ def test_onnx_gather_elements_smaller_indices():
 
 
 def test_size_one_index_dimensions_do_not_broadcast():
-    x = np.arange(6.).reshape(2, 3)
+    x = np.arange(6.0).reshape(2, 3)
     r = sd.gather_elements(x, [[1, 0]], axis=1)
     assert r.shape == (1, 2) and r.tolist() == [[1.0, 0.0]]
     r = sd.gather_elements(x, np.array([[2], [0]]), axis=1)  # (2, 1): one column, not (2, 3)
@@ -204,8 +204,11 @@ def test_equal_shapes_unchanged():
 def test_bad_shapes_raise_and_write_nothing():
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
     out = np.full((1, 4), -1, np.float32)
-    with pytest.raises(sd.ValidationError, match=r"indices\.sizes\[1\]: must be at most input\.sizes\[1\] \(3\) "
-                                                 r"off the axis \(0\), got 4"):
+    with pytest.raises(
+        sd.ValidationError,
+        match=r"indices\.sizes\[1\]: must be at most input\.sizes\[1\] \(3\) "
+        r"off the axis \(0\), got 4",
+    ):
         sd.gather_elements(x, np.array([[0, 1, 0, 1]]), axis=0, out=out)
     assert (out == -1).all()
     with pytest.raises(sd.ValidationError, match=r"indices\.sizes\[0\]: must be at most input\.sizes\[0\] \(2\)"):
@@ -272,8 +275,10 @@ def test_descriptions_smaller_indices_valid_at_no_level():
     for desc, name in ((g, "GatherElementsDesc"), (s, "ScatterDesc")):
         desc.validate()
         desc.validate(None)
-        msg = (rf"^{name}\.indices\.sizes\[1\]: 2 is smaller than input\.sizes\[1\] \(3\): no DirectML feature level "
-               r"accepts it, since DirectML requires indices sizes equal to input sizes off the axis")
+        msg = (
+            rf"^{name}\.indices\.sizes\[1\]: 2 is smaller than input\.sizes\[1\] \(3\): no DirectML feature level "
+            r"accepts it, since DirectML requires indices sizes equal to input sizes off the axis"
+        )
         for level in LEVELS:
             assert not desc.is_valid_at(level), (name, level)
             with pytest.raises(sd.ValidationError, match=msg):
@@ -283,14 +288,18 @@ def test_descriptions_smaller_indices_valid_at_no_level():
     # equal sizes off the axis: the levels of the tables (2-d needs 3_0; 4-d Scatter 2_0)
     full = np.zeros((1, 3), np.uint32)
     assert _gather_desc(data, full, 0)[0].min_feature_level == sd.FeatureLevel.FL_3_0
-    assert _scatter_desc(np.zeros((1, 1, 2, 3), np.float32), full.reshape(1, 1, 1, 3),
-                         np.zeros((1, 1, 1, 3), np.float32), 2)[0].min_feature_level == sd.FeatureLevel.FL_2_0
+    assert (
+        _scatter_desc(
+            np.zeros((1, 1, 2, 3), np.float32), full.reshape(1, 1, 1, 3), np.zeros((1, 1, 1, 3), np.float32), 2
+        )[0].min_feature_level
+        == sd.FeatureLevel.FL_2_0
+    )
 
 
 def _buf(a, fill=None):
     """a's bytes in a buffer of the description's total_bytes (rounded up to 4), and a's view of it."""
     b = np.zeros(-(-a.nbytes // 4) * 4, np.uint8)
-    v = b[:a.nbytes].view(a.dtype).reshape(a.shape)
+    v = b[: a.nbytes].view(a.dtype).reshape(a.shape)
     v[...] = a if fill is None else fill
     return b, v
 
@@ -339,18 +348,27 @@ def test_descriptions_padded_output_smaller_indices():
 
 def test_description_bad_shapes():
     T = lambda sizes, dt="float32": sd.TensorDesc(dt, sizes)  # noqa: E731
-    with pytest.raises(sd.ValidationError, match=r"^GatherElementsDesc\.indices\.sizes\[1\]: must be at most "
-                                                 r"input\.sizes\[1\] \(3\) off the axis \(0\), got 4$"):
+    with pytest.raises(
+        sd.ValidationError,
+        match=r"^GatherElementsDesc\.indices\.sizes\[1\]: must be at most "
+        r"input\.sizes\[1\] \(3\) off the axis \(0\), got 4$",
+    ):
         sd.GatherElementsDesc(T([3, 3]), T([2, 4], "int32"), T([2, 4]), 0).validate()
-    with pytest.raises(sd.ValidationError, match=r"^ScatterDesc\.indices\.sizes\[0\]: must be at most "
-                                                 r"input\.sizes\[0\] \(3\) off the axis \(1\), got 5$"):
+    with pytest.raises(
+        sd.ValidationError,
+        match=r"^ScatterDesc\.indices\.sizes\[0\]: must be at most "
+        r"input\.sizes\[0\] \(3\) off the axis \(1\), got 5$",
+    ):
         sd.ScatterDesc(T([3, 3]), T([5, 2], "int32"), T([5, 2]), T([3, 3]), 1).validate()
     with pytest.raises(sd.ValidationError, match=r"^ScatterDesc\.indices\.sizes: must have the same dimension count"):
         sd.ScatterDesc(T([3, 3]), T([2], "int32"), T([2]), T([3, 3]), 0).validate()
     with pytest.raises(sd.ValidationError, match=r"^GatherElementsDesc\.indices\.sizes: must have the same dimension"):
         sd.GatherElementsDesc(T([3, 3]), T([1, 1, 2], "int32"), T([1, 1, 2]), 0).validate()
-    with pytest.raises(sd.ValidationError, match=r"^ScatterDesc\.updates\.sizes\[1\]: must equal indices\.sizes\[1\] "
-                                                 r"\(2\), got 3$"):
+    with pytest.raises(
+        sd.ValidationError,
+        match=r"^ScatterDesc\.updates\.sizes\[1\]: must equal indices\.sizes\[1\] "
+        r"\(2\), got 3$",
+    ):
         sd.ScatterDesc(T([3, 3]), T([1, 2], "int32"), T([1, 3]), T([3, 3]), 0).validate()
     with pytest.raises(sd.ValidationError, match=r"^GatherElementsDesc\.output\.sizes\[1\]: must equal indices"):
         sd.GatherElementsDesc(T([3, 3]), T([1, 2], "int32"), T([1, 3]), 0).validate()

@@ -75,8 +75,7 @@ def test_padded_rows() -> None:
 def test_nhwc_strides() -> None:
     # Packed NHWC of N=1, C=2, H=2, W=2: strides {8,1,4,2}; channels interleave per pixel.
     d = sd.TensorDesc("float32", [1, 2, 2, 2], [8, 1, 4, 2])
-    expected = ["(0,0,0,0)", "(0,1,0,0)", "(0,0,0,1)", "(0,1,0,1)",
-                "(0,0,1,0)", "(0,1,1,0)", "(0,0,1,1)", "(0,1,1,1)"]
+    expected = ["(0,0,0,0)", "(0,1,0,0)", "(0,0,0,1)", "(0,1,0,1)", "(0,0,1,0)", "(0,1,1,0)", "(0,0,1,1)", "(0,1,1,1)"]
     assert rows(_layout.describe(d))[1] == expected
 
 
@@ -128,6 +127,7 @@ def test_describe_errors() -> None:
 
 # ---------------------------------------------------------------- XLA (seed 004)
 
+
 def test_xla_column_and_row_major() -> None:
     # seed 004: [2 x 3] with minor_to_major [0, 1] is "a d b e c f", with [1, 0] "a b c d e f".
     abc = [list("abc"), list("def")]
@@ -163,6 +163,7 @@ def test_xla_scalar() -> None:
 
 # ---------------------------------------------------------------- plot_layout
 
+
 def _texts(fig: Any, gid: str) -> List[Any]:
     return [t for t in fig.axes[0].texts if t.get_gid() == gid]
 
@@ -187,18 +188,21 @@ def test_plot_layout_draws_every_cell() -> None:
     assert "ZERO_PAD" in fig.axes[0].get_legend().get_texts()[1].get_text()
 
 
-@pytest.mark.parametrize("sizes, strides, n, want", [
-    ([16, 16], [16, 1], 256, 16),       # row-major: one tensor row per grid row
-    ([16, 16], [1, 16], 256, 16),       # column-major: one column per grid row
-    ([64, 64], [64, 1], 4096, 64),
-    ([2, 3], [5, 1], 10, 5),            # rows padded to 5: the padding lines up
-    ([2, 3], [1, 2], 6, 2),             # no pitch gives a landscape grid: the widest
-    ([2, 2, 3], [6, 3, 1], 12, 6),      # the narrowest pitch with rows <= columns
-    ([1, 4, 4, 3], [48, 12, 3, 1], 48, 12),
-    ([2, 3], [0, 1], 3, 3),             # broadcast: one short row
-    ([100], [1], 100, 10),              # no pitch: near square
-    ([1000, 1000], [1000, 1], 8192, 64),  # a pitch wider than 128: near square, at most 64
-])
+@pytest.mark.parametrize(
+    "sizes, strides, n, want",
+    [
+        ([16, 16], [16, 1], 256, 16),  # row-major: one tensor row per grid row
+        ([16, 16], [1, 16], 256, 16),  # column-major: one column per grid row
+        ([64, 64], [64, 1], 4096, 64),
+        ([2, 3], [5, 1], 10, 5),  # rows padded to 5: the padding lines up
+        ([2, 3], [1, 2], 6, 2),  # no pitch gives a landscape grid: the widest
+        ([2, 2, 3], [6, 3, 1], 12, 6),  # the narrowest pitch with rows <= columns
+        ([1, 4, 4, 3], [48, 12, 3, 1], 48, 12),
+        ([2, 3], [0, 1], 3, 3),  # broadcast: one short row
+        ([100], [1], 100, 10),  # no pitch: near square
+        ([1000, 1000], [1000, 1], 8192, 64),  # a pitch wider than 128: near square, at most 64
+    ],
+)
 def test_plot_grid_columns(sizes: List[int], strides: List[int], n: int, want: int) -> None:
     assert _layout._grid_columns(sizes, strides, n) == want
 
@@ -269,8 +273,12 @@ def test_matplotlib_only_imported_when_plotting() -> None:
         "assert 'matplotlib' in sys.modules\n"
         "assert 'matplotlib.pyplot' not in sys.modules  # a Figure, no GUI backend\n"
     )
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in [os.path.dirname(os.path.dirname(sd.__file__)),
-                                                                   os.environ.get("PYTHONPATH", "")] if p))
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(
+            p for p in [os.path.dirname(os.path.dirname(sd.__file__)), os.environ.get("PYTHONPATH", "")] if p
+        ),
+    )
     subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=300)
 
 

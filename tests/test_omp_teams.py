@@ -66,6 +66,11 @@ pytestmark = pytest.mark.skipif(sd.build_info().get("openmp") in (None, "no"), r
 def test_any_team_size_gives_the_same_results(env, threads):
     e = dict(os.environ)
     e.update(ENVS[env])
-    r = subprocess.run([sys.executable, "-c", CHILD.replace("THREADS", str(threads))], env=e,
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [sys.executable, "-c", CHILD.replace("THREADS", str(threads))],
+        env=e,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-3000:]

@@ -41,8 +41,13 @@ def test_build_info_keys() -> None:
 
 
 def test_python_m_strided_info() -> None:
-    out = subprocess.run([sys.executable, "-m", "strided", "--info"], check=True, capture_output=True, text=True,
-                         cwd=os.path.dirname(PKG))
+    out = subprocess.run(
+        [sys.executable, "-m", "strided", "--info"],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=os.path.dirname(PKG),
+    )
     assert json.loads(out.stdout)["version"] == sd.__version__
 
 
@@ -62,8 +67,9 @@ def test_cmake_dir_of_this_installation() -> None:
         # Developer build: no C++ package inside; the error says so and how to get one.
         with pytest.raises(FileNotFoundError, match="no C\\+\\+ package"):
             sd.cmake_dir()
-        r = subprocess.run([sys.executable, "-m", "strided", "--cmake-dir"], capture_output=True, text=True,
-                           cwd=os.path.dirname(PKG))
+        r = subprocess.run(
+            [sys.executable, "-m", "strided", "--cmake-dir"], capture_output=True, text=True, cwd=os.path.dirname(PKG)
+        )
         assert r.returncode == 1 and "no C++ package" in r.stderr
         return
     d = Path(sd.cmake_dir())
@@ -73,12 +79,26 @@ def test_cmake_dir_of_this_installation() -> None:
     assert PKG / "cpp" in d.parents
     cpp = PKG / "cpp"
     headers = {p.name for p in (cpp / "include" / "strided").glob("*.hpp")}
-    assert {"strided.hpp", "dtype.hpp", "error.hpp", "feature_level.hpp", "tensor_desc.hpp", "ops.hpp",
-            "compiled.hpp", "runtime.hpp", "xla.hpp"} <= headers
+    assert {
+        "strided.hpp",
+        "dtype.hpp",
+        "error.hpp",
+        "feature_level.hpp",
+        "tensor_desc.hpp",
+        "ops.hpp",
+        "compiled.hpp",
+        "runtime.hpp",
+        "xla.hpp",
+    } <= headers
     libs = [p.name for p in cpp.rglob("*") if p.is_file() and re.match(r"(lib)?strided\.(a|lib)$", p.name)]
     assert libs, f"no static library under {cpp}"
     version_file = (d / "strided-config-version.cmake").read_text(encoding="utf-8")
     assert f'"{sd.__version__}"' in version_file
-    out = subprocess.run([sys.executable, "-m", "strided", "--cmake-dir"], check=True, capture_output=True,
-                         text=True, cwd=os.path.dirname(PKG))
+    out = subprocess.run(
+        [sys.executable, "-m", "strided", "--cmake-dir"],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=os.path.dirname(PKG),
+    )
     assert out.stdout.strip() == str(d)

@@ -119,8 +119,9 @@ def test_threads_make_and_drop_pooled_results():
 
 def _run(code: str, **env_extra: str) -> str:
     env = dict(os.environ, **env_extra)
-    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env,
-                       timeout=600)
+    r = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env, timeout=600
+    )
     assert r.returncode == 0, r.stderr
     return r.stdout.strip()
 

@@ -93,8 +93,9 @@ def test_python_block_runs(block: Block, tmp_path: Path, monkeypatch: pytest.Mon
             m = PRINT_WITH_COMMENT.match(source[frame.f_lineno - 1])
             if m:
                 got = buf.getvalue().rstrip("\n")
-                assert got == m.group(1), \
+                assert got == m.group(1), (
                     f"{name}+{frame.f_lineno - 1}: prints {got!r}, the comment says {m.group(1)!r}"
+                )
                 printed.append(got)
 
     namespace: Dict[str, Any] = {"__name__": "__readme__", "print": checking_print}
@@ -113,6 +114,7 @@ def test_feature_level_print_comment() -> None:
 
 # ---------------------------------------------------------------- install: from the source, not PyPI
 
+
 def pip_requirements(command: str) -> List[str]:
     """The requirement arguments of a `pip install ...` command line ([] when it is not one)."""
     m = re.search(r"pip install (.*)", command)
@@ -129,8 +131,9 @@ def test_install_is_from_the_source() -> None:
     text = README.read_text(encoding="utf-8")
     assert "not published on PyPI" in text
     bash = [ln for b in BASH for ln in b.text.splitlines()]
-    assert any(pip_requirements(ln) and pip_requirements(ln)[0].startswith(".") for ln in bash), \
+    assert any(pip_requirements(ln) and pip_requirements(ln)[0].startswith(".") for ln in bash), (
         "the README's install commands must install the clone (pip install .)"
+    )
     # No command installs strided by name from an index, in a block or in running text.
     commands = bash + re.findall(r"`([^`]*pip install[^`]*)`", text)
     for cmd in commands:
@@ -141,6 +144,7 @@ def test_install_is_from_the_source() -> None:
 
 
 # ---------------------------------------------------------------- what the bash blocks name exists
+
 
 def test_named_files_exist() -> None:
     text = README.read_text(encoding="utf-8")
@@ -171,8 +175,13 @@ def test_python_m_strided_flags_exist() -> None:
     text = README.read_text(encoding="utf-8")
     flags = set(re.findall(r"python -m strided (--[\w-]+)", text))
     assert flags
-    out = subprocess.run([sys.executable, "-m", "strided", "--help"], capture_output=True, text=True, check=True,
-                         cwd=os.path.dirname(os.path.dirname(__import__("strided").__file__))).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "strided", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=os.path.dirname(os.path.dirname(__import__("strided").__file__)),
+    ).stdout
     assert all(f in out for f in flags), (flags, out)
 
 
@@ -189,6 +198,10 @@ def test_cpp_block_compiles(block: Block, tmp_path: Path) -> None:
     assert "int main(" in block.text, "a C++ snippet is a whole program a reader can copy"
     src = tmp_path / "readme.cpp"
     src.write_text(block.text, encoding="utf-8")
-    r = subprocess.run([CXX, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", f"-I{include}", str(src)],
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [CXX, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", f"-I{include}", str(src)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr

@@ -93,100 +93,255 @@ RULES = [
     (sd.IdentityDesc(A, T([2, 4])), r"^IdentityDesc\.output\.sizes\[1\]: must equal input\.sizes\[1\] \(3\), got 4$"),
     (sd.IdentityDesc(A, T([2, 3], "int32")), r"^IdentityDesc\.output\.dtype: must equal input\.dtype \(FLOAT32\)"),
     (sd.IdentityDesc(A, T([1, 2, 3])), r"^IdentityDesc\.output\.sizes: must have the same dimension count"),
-    (sd.IdentityDesc(A, T([2, 3], strides=[0, 1])), r"^IdentityDesc\.output\.strides\[0\]: an output must not broadcast"),
+    (
+        sd.IdentityDesc(A, T([2, 3], strides=[0, 1])),
+        r"^IdentityDesc\.output\.strides\[0\]: an output must not broadcast",
+    ),
     (sd.IdentityDesc(A, T([2, 3], strides=[2, 1])), r"^IdentityDesc\.output\.strides\[0\]: stride 2 overlaps"),
     (sd.IdentityDesc(A, T([2, 3], strides=[1, 1])), r"^IdentityDesc\.output\.strides\[\d\]: stride 1 overlaps"),
     # ---- Split
     (sd.SplitDesc(IN, [], 2), r"^SplitDesc\.outputs: must have at least one"),
     (sd.SplitDesc(IN, [IN], 4), r"^SplitDesc\.axis: 4 is out of range for 4 dimensions$"),
     (sd.SplitDesc(IN, [IN], -1), r"^SplitDesc\.axis: -1 is out of range for 4 dimensions$"),
-    (sd.SplitDesc(IN, [T([1, 1, 2, 2]), T([1, 1, 4, 3])], 2), r"^SplitDesc\.outputs\[1\]\.sizes\[3\]: must equal input\.sizes\[3\] \(2\), got 3$"),
-    (sd.SplitDesc(IN, [T([1, 1, 2, 2]), T([1, 1, 3, 2])], 2), r"^SplitDesc\.outputs: sizes along axis 2 sum to 5, but input\.sizes\[2\] is 6$"),
+    (
+        sd.SplitDesc(IN, [T([1, 1, 2, 2]), T([1, 1, 4, 3])], 2),
+        r"^SplitDesc\.outputs\[1\]\.sizes\[3\]: must equal input\.sizes\[3\] \(2\), got 3$",
+    ),
+    (
+        sd.SplitDesc(IN, [T([1, 1, 2, 2]), T([1, 1, 3, 2])], 2),
+        r"^SplitDesc\.outputs: sizes along axis 2 sum to 5, but input\.sizes\[2\] is 6$",
+    ),
     (sd.SplitDesc(IN, [T([1, 1, 2, 2]), T([1, 1, 5, 2])], 2), r"^SplitDesc\.outputs: sizes along axis 2 sum to 7"),
-    (sd.SplitDesc(IN, [T([1, 6, 2])], 1), r"^SplitDesc\.outputs\[0\]\.sizes: must have the same dimension count as input \(4\), got 3$"),
+    (
+        sd.SplitDesc(IN, [T([1, 6, 2])], 1),
+        r"^SplitDesc\.outputs\[0\]\.sizes: must have the same dimension count as input \(4\), got 3$",
+    ),
     (sd.SplitDesc(IN, [T([1, 1, 6, 2], "int8")], 2), r"^SplitDesc\.outputs\[0\]\.dtype"),
     (sd.SplitDesc(IN, [T([1, 1, 6, 2], strides=[0, 0, 0, 1])], 2), r"^SplitDesc\.outputs\[0\]\.strides\[2\]"),
     # ---- Join
     (sd.JoinDesc([], T([1, 1, 2, 7]), 3), r"^JoinDesc\.inputs: must have at least one"),
     (sd.JoinDesc([T([1, 1, 2, 7])], T([1, 1, 2, 7]), 4), r"^JoinDesc\.axis: 4 is out of range for 4 dimensions$"),
-    (sd.JoinDesc([T([1, 1, 2, 3]), T([1, 1, 2, 3])], T([1, 1, 2, 7]), 3), r"^JoinDesc\.inputs: sizes along axis 3 sum to 6, but output\.sizes\[3\] is 7$"),
-    (sd.JoinDesc([T([1, 1, 2, 3]), T([1, 1, 3, 4])], T([1, 1, 2, 7]), 3), r"^JoinDesc\.inputs\[1\]\.sizes\[2\]: must equal output\.sizes\[2\] \(2\), got 3$"),
-    (sd.JoinDesc([T([1, 1, 2, 3]), T([1, 2, 4])], T([1, 1, 2, 7]), 3), r"^JoinDesc\.inputs\[1\]\.sizes: must have the same dimension count"),
+    (
+        sd.JoinDesc([T([1, 1, 2, 3]), T([1, 1, 2, 3])], T([1, 1, 2, 7]), 3),
+        r"^JoinDesc\.inputs: sizes along axis 3 sum to 6, but output\.sizes\[3\] is 7$",
+    ),
+    (
+        sd.JoinDesc([T([1, 1, 2, 3]), T([1, 1, 3, 4])], T([1, 1, 2, 7]), 3),
+        r"^JoinDesc\.inputs\[1\]\.sizes\[2\]: must equal output\.sizes\[2\] \(2\), got 3$",
+    ),
+    (
+        sd.JoinDesc([T([1, 1, 2, 3]), T([1, 2, 4])], T([1, 1, 2, 7]), 3),
+        r"^JoinDesc\.inputs\[1\]\.sizes: must have the same dimension count",
+    ),
     (sd.JoinDesc([T([1, 1, 2, 3]), T([1, 1, 2, 4], "uint8")], T([1, 1, 2, 7]), 3), r"^JoinDesc\.inputs\[1\]\.dtype"),
     (sd.JoinDesc([T([1, 1, 2, 7])], T([1, 1, 2, 7], strides=[14, 14, 1, 1]), 3), r"^JoinDesc\.output\.strides\[\d\]"),
     # ---- Slice1
-    (sd.Slice1Desc(X44, O22, [0, 0, 0, 1], [1, 1, 4, 3], [1, 1, 0, 2]), r"^Slice1Desc\.strides\[2\]: stride must not be 0$"),
-    (sd.Slice1Desc(X44, O22, [0, 0, 1], [1, 1, 4, 3], [1, 1, 2, 2]), r"^Slice1Desc\.offsets: must have one value per dimension \(4\), got 3$"),
-    (sd.Slice1Desc(X44, O22, [0, 0, 0, 1], [1, 1, 4, 3, 1], [1, 1, 2, 2]), r"^Slice1Desc\.sizes: must have one value per dimension"),
-    (sd.Slice1Desc(X44, O22, [0, 0, 0, 1], [1, 1, 4, 3], []), r"^Slice1Desc\.strides: must have one value per dimension"),
-    (sd.Slice1Desc(X44, O22, [0, 0, -1, 1], [1, 1, 4, 3], [1, 1, 2, 2]), r"^Slice1Desc\.offsets\[2\]: offset must not be negative"),
-    (sd.Slice1Desc(X44, O22, [0, 0, 0, 1], [1, 1, 0, 3], [1, 1, 2, 2]), r"^Slice1Desc\.sizes\[2\]: window size must be at least 1"),
-    (sd.Slice1Desc(X44, O22, [0, 0, 1, 1], [1, 1, 4, 3], [1, 1, 2, 2]), r"^Slice1Desc\.offsets\[2\]: the window \(offset 1 \+ size 4\) exceeds input\.sizes\[2\] \(4\)$"),
+    (
+        sd.Slice1Desc(X44, O22, [0, 0, 0, 1], [1, 1, 4, 3], [1, 1, 0, 2]),
+        r"^Slice1Desc\.strides\[2\]: stride must not be 0$",
+    ),
+    (
+        sd.Slice1Desc(X44, O22, [0, 0, 1], [1, 1, 4, 3], [1, 1, 2, 2]),
+        r"^Slice1Desc\.offsets: must have one value per dimension \(4\), got 3$",
+    ),
+    (
+        sd.Slice1Desc(X44, O22, [0, 0, 0, 1], [1, 1, 4, 3, 1], [1, 1, 2, 2]),
+        r"^Slice1Desc\.sizes: must have one value per dimension",
+    ),
+    (
+        sd.Slice1Desc(X44, O22, [0, 0, 0, 1], [1, 1, 4, 3], []),
+        r"^Slice1Desc\.strides: must have one value per dimension",
+    ),
+    (
+        sd.Slice1Desc(X44, O22, [0, 0, -1, 1], [1, 1, 4, 3], [1, 1, 2, 2]),
+        r"^Slice1Desc\.offsets\[2\]: offset must not be negative",
+    ),
+    (
+        sd.Slice1Desc(X44, O22, [0, 0, 0, 1], [1, 1, 0, 3], [1, 1, 2, 2]),
+        r"^Slice1Desc\.sizes\[2\]: window size must be at least 1",
+    ),
+    (
+        sd.Slice1Desc(X44, O22, [0, 0, 1, 1], [1, 1, 4, 3], [1, 1, 2, 2]),
+        r"^Slice1Desc\.offsets\[2\]: the window \(offset 1 \+ size 4\) exceeds input\.sizes\[2\] \(4\)$",
+    ),
     (sd.Slice1Desc(X44, O22, [0, 0, 0, 0], [1, 1, 5, 3], [1, 1, 2, 2]), r"^Slice1Desc\.offsets\[2\]: the window"),
-    (sd.Slice1Desc(X44, T([1, 1, 3, 2]), [0, 0, 0, 1], [1, 1, 4, 3], [1, 1, -2, 2]), r"^Slice1Desc\.output\.sizes\[2\]: must be at most 1 \+ \(sizes\[2\] - 1\) / \|strides\[2\]\| = 2, got 3$"),
-    (sd.Slice1Desc(X44, T([1, 1, 2, 2], "int32"), [0, 0, 0, 1], [1, 1, 4, 3], [1, 1, 2, 2]), r"^Slice1Desc\.output\.dtype"),
-    (sd.Slice1Desc(X44, T([1, 2, 2]), [0, 0, 1], [1, 4, 3], [1, 2, 2]), r"^Slice1Desc\.output\.sizes: must have the same dimension count"),
-    (sd.Slice1Desc(X44, O22, [0, 0, 2**63 - 1, 1], [1, 1, 4, 3], [1, 1, -2**63, 2]), r"^Slice1Desc\.offsets\[2\]"),
+    (
+        sd.Slice1Desc(X44, T([1, 1, 3, 2]), [0, 0, 0, 1], [1, 1, 4, 3], [1, 1, -2, 2]),
+        r"^Slice1Desc\.output\.sizes\[2\]: must be at most 1 \+ \(sizes\[2\] - 1\) / \|strides\[2\]\| = 2, got 3$",
+    ),
+    (
+        sd.Slice1Desc(X44, T([1, 1, 2, 2], "int32"), [0, 0, 0, 1], [1, 1, 4, 3], [1, 1, 2, 2]),
+        r"^Slice1Desc\.output\.dtype",
+    ),
+    (
+        sd.Slice1Desc(X44, T([1, 2, 2]), [0, 0, 1], [1, 4, 3], [1, 2, 2]),
+        r"^Slice1Desc\.output\.sizes: must have the same dimension count",
+    ),
+    (sd.Slice1Desc(X44, O22, [0, 0, 2**63 - 1, 1], [1, 1, 4, 3], [1, 1, -(2**63), 2]), r"^Slice1Desc\.offsets\[2\]"),
     # ---- Slice (v1)
-    (sd.SliceDesc(X44, O22, [0, 0, 1, 0], [1, 1, 2, 2], [1, 1, 0, 3]), r"^SliceDesc\.strides\[2\]: stride must be at least 1, got 0$"),
-    (sd.SliceDesc(X44, O22, [0, 0, 1, 0], [1, 1, 2, 2], [1, 1, -1, 3]), r"^SliceDesc\.strides\[2\]: stride must be at least 1"),
-    (sd.SliceDesc(X44, O22, [0, 0, 1, -1], [1, 1, 2, 2], [1, 1, 1, 1]), r"^SliceDesc\.offsets\[3\]: offset must not be negative"),
-    (sd.SliceDesc(X44, O22, [0, 0, 1, 0], [1, 1, 2, 3], [1, 1, 1, 1]), r"^SliceDesc\.sizes\[3\]: must equal output\.sizes\[3\] \(2\), got 3$"),
-    (sd.SliceDesc(X44, O22, [0, 0, 4, 0], [1, 1, 2, 2], [1, 1, 1, 1]), r"^SliceDesc\.offsets\[2\]: offset 4 is outside"),
-    (sd.SliceDesc(X44, O22, [0, 0, 1, 0], [1, 1, 2, 2], [1, 1, 2, 4]), r"^SliceDesc\.sizes\[3\]: the slice reads past the input"),
-    (sd.SliceDesc(X44, O22, [0, 0, 1, 0], [1, 1, 2, 2], [1, 1, 2**62, 1]), r"^SliceDesc\.sizes\[2\]: the slice reads past"),
-    (sd.SliceDesc(X44, O22, [0, 0], [1, 1, 2, 2], [1, 1, 1, 1]), r"^SliceDesc\.offsets: must have one value per dimension"),
+    (
+        sd.SliceDesc(X44, O22, [0, 0, 1, 0], [1, 1, 2, 2], [1, 1, 0, 3]),
+        r"^SliceDesc\.strides\[2\]: stride must be at least 1, got 0$",
+    ),
+    (
+        sd.SliceDesc(X44, O22, [0, 0, 1, 0], [1, 1, 2, 2], [1, 1, -1, 3]),
+        r"^SliceDesc\.strides\[2\]: stride must be at least 1",
+    ),
+    (
+        sd.SliceDesc(X44, O22, [0, 0, 1, -1], [1, 1, 2, 2], [1, 1, 1, 1]),
+        r"^SliceDesc\.offsets\[3\]: offset must not be negative",
+    ),
+    (
+        sd.SliceDesc(X44, O22, [0, 0, 1, 0], [1, 1, 2, 3], [1, 1, 1, 1]),
+        r"^SliceDesc\.sizes\[3\]: must equal output\.sizes\[3\] \(2\), got 3$",
+    ),
+    (
+        sd.SliceDesc(X44, O22, [0, 0, 4, 0], [1, 1, 2, 2], [1, 1, 1, 1]),
+        r"^SliceDesc\.offsets\[2\]: offset 4 is outside",
+    ),
+    (
+        sd.SliceDesc(X44, O22, [0, 0, 1, 0], [1, 1, 2, 2], [1, 1, 2, 4]),
+        r"^SliceDesc\.sizes\[3\]: the slice reads past the input",
+    ),
+    (
+        sd.SliceDesc(X44, O22, [0, 0, 1, 0], [1, 1, 2, 2], [1, 1, 2**62, 1]),
+        r"^SliceDesc\.sizes\[2\]: the slice reads past",
+    ),
+    (
+        sd.SliceDesc(X44, O22, [0, 0], [1, 1, 2, 2], [1, 1, 1, 1]),
+        r"^SliceDesc\.offsets: must have one value per dimension",
+    ),
     # ---- Scatter
-    (sd.ScatterDesc(T([3, 3]), T([2, 3]), T([2, 3]), T([3, 3]), 0), r"^ScatterDesc\.indices\.dtype: indices must be INT32, INT64, UINT32 or UINT64, got FLOAT32$"),
+    (
+        sd.ScatterDesc(T([3, 3]), T([2, 3]), T([2, 3]), T([3, 3]), 0),
+        r"^ScatterDesc\.indices\.dtype: indices must be INT32, INT64, UINT32 or UINT64, got FLOAT32$",
+    ),
     (sd.ScatterDesc(T([3, 3]), T([2, 3], "int16"), T([2, 3]), T([3, 3]), 0), r"^ScatterDesc\.indices\.dtype"),
-    (sd.ScatterDesc(T([3, 3]), U([2, 4]), T([2, 4]), T([3, 3]), 0), r"^ScatterDesc\.indices\.sizes\[1\]: must be at most input\.sizes\[1\] \(3\) off the axis \(0\), got 4$"),
-    (sd.ScatterDesc(T([3, 3]), U([2, 3]), T([3, 3]), T([3, 3]), 0), r"^ScatterDesc\.updates\.sizes\[0\]: must equal indices\.sizes\[0\] \(2\), got 3$"),
-    (sd.ScatterDesc(T([3, 3]), U([2, 3]), T([2, 3]), T([3, 2]), 0), r"^ScatterDesc\.output\.sizes\[1\]: must equal input\.sizes\[1\]"),
-    (sd.ScatterDesc(T([3, 3]), U([2, 3]), T([2, 3]), T([3, 3]), 2), r"^ScatterDesc\.axis: 2 is out of range for 2 dimensions$"),
-    (sd.ScatterDesc(T([3, 3]), U([2, 3]), T([2, 3], "int32"), T([3, 3]), 0), r"^ScatterDesc\.updates\.dtype: must equal input\.dtype"),
+    (
+        sd.ScatterDesc(T([3, 3]), U([2, 4]), T([2, 4]), T([3, 3]), 0),
+        r"^ScatterDesc\.indices\.sizes\[1\]: must be at most input\.sizes\[1\] \(3\) off the axis \(0\), got 4$",
+    ),
+    (
+        sd.ScatterDesc(T([3, 3]), U([2, 3]), T([3, 3]), T([3, 3]), 0),
+        r"^ScatterDesc\.updates\.sizes\[0\]: must equal indices\.sizes\[0\] \(2\), got 3$",
+    ),
+    (
+        sd.ScatterDesc(T([3, 3]), U([2, 3]), T([2, 3]), T([3, 2]), 0),
+        r"^ScatterDesc\.output\.sizes\[1\]: must equal input\.sizes\[1\]",
+    ),
+    (
+        sd.ScatterDesc(T([3, 3]), U([2, 3]), T([2, 3]), T([3, 3]), 2),
+        r"^ScatterDesc\.axis: 2 is out of range for 2 dimensions$",
+    ),
+    (
+        sd.ScatterDesc(T([3, 3]), U([2, 3]), T([2, 3], "int32"), T([3, 3]), 0),
+        r"^ScatterDesc\.updates\.dtype: must equal input\.dtype",
+    ),
     (sd.ScatterDesc(T([3, 3]), U([2, 3]), T([2, 3]), T([3, 3], "float16"), 0), r"^ScatterDesc\.output\.dtype"),
-    (sd.ScatterDesc(T([3, 3]), U([3]), T([2, 3]), T([3, 3]), 0), r"^ScatterDesc\.indices\.sizes: must have the same dimension count"),
+    (
+        sd.ScatterDesc(T([3, 3]), U([3]), T([2, 3]), T([3, 3]), 0),
+        r"^ScatterDesc\.indices\.sizes: must have the same dimension count",
+    ),
     (sd.ScatterDesc(T([3, 3]), U([2, 3]), T([2, 3]), T([3, 3], strides=[1, 1]), 0), r"^ScatterDesc\.output\.strides"),
     # ---- GatherElements
-    (sd.GatherElementsDesc(T([3, 3]), U([2, 4]), T([2, 4]), 0), r"^GatherElementsDesc\.indices\.sizes\[1\]: must be at most input\.sizes\[1\]"),
-    (sd.GatherElementsDesc(T([3, 3]), U([2, 3]), T([3, 3]), 0), r"^GatherElementsDesc\.output\.sizes\[0\]: must equal indices\.sizes\[0\] \(2\), got 3$"),
-    (sd.GatherElementsDesc(T([3, 3]), U([2, 3]), T([2, 3]), 5), r"^GatherElementsDesc\.axis: 5 is out of range for 2 dimensions$"),
+    (
+        sd.GatherElementsDesc(T([3, 3]), U([2, 4]), T([2, 4]), 0),
+        r"^GatherElementsDesc\.indices\.sizes\[1\]: must be at most input\.sizes\[1\]",
+    ),
+    (
+        sd.GatherElementsDesc(T([3, 3]), U([2, 3]), T([3, 3]), 0),
+        r"^GatherElementsDesc\.output\.sizes\[0\]: must equal indices\.sizes\[0\] \(2\), got 3$",
+    ),
+    (
+        sd.GatherElementsDesc(T([3, 3]), U([2, 3]), T([2, 3]), 5),
+        r"^GatherElementsDesc\.axis: 5 is out of range for 2 dimensions$",
+    ),
     (sd.GatherElementsDesc(T([3, 3]), T([2, 3], "float64"), T([2, 3]), 0), r"^GatherElementsDesc\.indices\.dtype"),
     (sd.GatherElementsDesc(T([3, 3]), U([2, 3]), T([2, 3], "int8"), 0), r"^GatherElementsDesc\.output\.dtype"),
     # ---- Gather
-    (sd.GatherDesc(T([4]), U([5]), T([4]), 0, 1), r"^GatherDesc\.output\.sizes\[0\]: must be 5 \(expected sizes \{5\}\), got 4$"),
+    (
+        sd.GatherDesc(T([4]), U([5]), T([4]), 0, 1),
+        r"^GatherDesc\.output\.sizes\[0\]: must be 5 \(expected sizes \{5\}\), got 4$",
+    ),
     (sd.GatherDesc(T([4]), U([5]), T([5]), 0, 2), r"^GatherDesc\.index_dimensions: 2 is out of range: must be 0 to 1"),
     (sd.GatherDesc(T([4]), U([5]), T([5]), 0, -1), r"^GatherDesc\.index_dimensions: -1 is out of range"),
     (sd.GatherDesc(T([4]), U([5]), T([5]), 1, 1), r"^GatherDesc\.axis: 1 is out of range for 1 dimensions$"),
-    (sd.GatherDesc(T([3, 4]), U([2, 5]), T([3, 5]), 1, 1), r"^GatherDesc\.indices\.sizes\[0\]: must be 1: only the last index_dimensions = 1"),
-    (sd.GatherDesc(T([2, 3, 4]), U([1, 2, 5]), T([3, 2, 5]), 2, 2), r"^GatherDesc\.output\.sizes: the expected sizes \{2,3,2,5\} need 4 dimensions but the tensor has 3$"),
+    (
+        sd.GatherDesc(T([3, 4]), U([2, 5]), T([3, 5]), 1, 1),
+        r"^GatherDesc\.indices\.sizes\[0\]: must be 1: only the last index_dimensions = 1",
+    ),
+    (
+        sd.GatherDesc(T([2, 3, 4]), U([1, 2, 5]), T([3, 2, 5]), 2, 2),
+        r"^GatherDesc\.output\.sizes: the expected sizes \{2,3,2,5\} need 4 dimensions but the tensor has 3$",
+    ),
     (sd.GatherDesc(T([4]), U([5]), T([5], "int32"), 0, 1), r"^GatherDesc\.output\.dtype"),
     (sd.GatherDesc(T([4]), T([5], "uint8"), T([5]), 0, 1), r"^GatherDesc\.indices\.dtype"),
     # ---- GatherND
-    (sd.GatherNDDesc(T([2, 2]), U([2, 3]), T([2, 2]), 2, 2), r"^GatherNDDesc\.indices\.sizes\[1\]: the index tuple size must be at most input_dimension_count - batch_dimension_count \(2\), got 3$"),
-    (sd.GatherNDDesc(T([2, 2]), U([2, 1]), T([2, 2]), 3, 2), r"^GatherNDDesc\.input_dimension_count: 3 is out of range: must be 1 to 2"),
-    (sd.GatherNDDesc(T([2, 2]), U([2, 1]), T([2, 2]), 0, 2), r"^GatherNDDesc\.input_dimension_count: 0 is out of range"),
-    (sd.GatherNDDesc(T([2, 2]), U([2, 1]), T([2, 2]), 2, 3), r"^GatherNDDesc\.indices_dimension_count: 3 is out of range"),
-    (sd.GatherNDDesc(T([2, 2]), U([2, 1]), T([2, 2]), 2, 2, 2), r"^GatherNDDesc\.batch_dimension_count: must be less than input_dimension_count \(2\), got 2$"),
-    (sd.GatherNDDesc(T([2, 2]), U([2, 1]), T([2, 2]), 2, 1, 1), r"^GatherNDDesc\.batch_dimension_count: must be less than indices_dimension_count \(1\)"),
-    (sd.GatherNDDesc(T([2, 2]), U([2, 1]), T([2, 2]), 2, 2, -1), r"^GatherNDDesc\.batch_dimension_count: must not be negative"),
-    (sd.GatherNDDesc(T([2, 2]), U([2, 1]), T([2, 2]), 1, 2), r"^GatherNDDesc\.input\.sizes\[0\]: must be 1: only the last input_dimension_count = 1"),
+    (
+        sd.GatherNDDesc(T([2, 2]), U([2, 3]), T([2, 2]), 2, 2),
+        r"^GatherNDDesc\.indices\.sizes\[1\]: the index tuple size must be at most input_dimension_count - batch_dimension_count \(2\), got 3$",
+    ),
+    (
+        sd.GatherNDDesc(T([2, 2]), U([2, 1]), T([2, 2]), 3, 2),
+        r"^GatherNDDesc\.input_dimension_count: 3 is out of range: must be 1 to 2",
+    ),
+    (
+        sd.GatherNDDesc(T([2, 2]), U([2, 1]), T([2, 2]), 0, 2),
+        r"^GatherNDDesc\.input_dimension_count: 0 is out of range",
+    ),
+    (
+        sd.GatherNDDesc(T([2, 2]), U([2, 1]), T([2, 2]), 2, 3),
+        r"^GatherNDDesc\.indices_dimension_count: 3 is out of range",
+    ),
+    (
+        sd.GatherNDDesc(T([2, 2]), U([2, 1]), T([2, 2]), 2, 2, 2),
+        r"^GatherNDDesc\.batch_dimension_count: must be less than input_dimension_count \(2\), got 2$",
+    ),
+    (
+        sd.GatherNDDesc(T([2, 2]), U([2, 1]), T([2, 2]), 2, 1, 1),
+        r"^GatherNDDesc\.batch_dimension_count: must be less than indices_dimension_count \(1\)",
+    ),
+    (
+        sd.GatherNDDesc(T([2, 2]), U([2, 1]), T([2, 2]), 2, 2, -1),
+        r"^GatherNDDesc\.batch_dimension_count: must not be negative",
+    ),
+    (
+        sd.GatherNDDesc(T([2, 2]), U([2, 1]), T([2, 2]), 1, 2),
+        r"^GatherNDDesc\.input\.sizes\[0\]: must be 1: only the last input_dimension_count = 1",
+    ),
     (sd.GatherNDDesc(T([2, 2]), U([2, 1]), T([2, 3]), 2, 2), r"^GatherNDDesc\.output\.sizes\[1\]: must be 2"),
-    (sd.GatherNDDesc(T([1, 3, 2, 2]), U([1, 4, 2, 2]), T([1, 1, 4, 2]), 3, 3, 1), r"^GatherNDDesc\.indices\.sizes\[1\]: batch dimension 0 must equal input\.sizes\[1\] \(3\), got 4$"),
-    (sd.GatherNDDesc(T([1, 3, 2, 2]), U([1, 3, 2, 3]), T([1, 1, 3, 2]), 3, 3, 1), r"^GatherNDDesc\.indices\.sizes\[3\]: the index tuple size must be at most"),
+    (
+        sd.GatherNDDesc(T([1, 3, 2, 2]), U([1, 4, 2, 2]), T([1, 1, 4, 2]), 3, 3, 1),
+        r"^GatherNDDesc\.indices\.sizes\[1\]: batch dimension 0 must equal input\.sizes\[1\] \(3\), got 4$",
+    ),
+    (
+        sd.GatherNDDesc(T([1, 3, 2, 2]), U([1, 3, 2, 3]), T([1, 1, 3, 2]), 3, 3, 1),
+        r"^GatherNDDesc\.indices\.sizes\[3\]: the index tuple size must be at most",
+    ),
     (sd.GatherNDDesc(T([2, 2]), T([2, 1], "float32"), T([2, 2]), 2, 2), r"^GatherNDDesc\.indices\.dtype"),
     (sd.GatherNDDesc(T([2, 2]), U([2, 1]), T([2, 2], "int32"), 2, 2), r"^GatherNDDesc\.output\.dtype"),
     # ---- ScatterND
-    (sd.ScatterNDDesc(T([1, 8]), U([4, 1]), T([1, 5]), T([1, 8]), 1, 2), r"^ScatterNDDesc\.updates\.sizes\[1\]: must be 4 \(expected sizes \{1,4\}\), got 5$"),
-    (sd.ScatterNDDesc(T([1, 8]), U([4, 1]), T([1, 4]), T([1, 7]), 1, 2), r"^ScatterNDDesc\.output\.sizes\[1\]: must equal input\.sizes\[1\]"),
-    (sd.ScatterNDDesc(T([1, 8]), U([4, 2]), T([1, 4]), T([1, 8]), 1, 2), r"^ScatterNDDesc\.indices\.sizes\[1\]: the index tuple size"),
+    (
+        sd.ScatterNDDesc(T([1, 8]), U([4, 1]), T([1, 5]), T([1, 8]), 1, 2),
+        r"^ScatterNDDesc\.updates\.sizes\[1\]: must be 4 \(expected sizes \{1,4\}\), got 5$",
+    ),
+    (
+        sd.ScatterNDDesc(T([1, 8]), U([4, 1]), T([1, 4]), T([1, 7]), 1, 2),
+        r"^ScatterNDDesc\.output\.sizes\[1\]: must equal input\.sizes\[1\]",
+    ),
+    (
+        sd.ScatterNDDesc(T([1, 8]), U([4, 2]), T([1, 4]), T([1, 8]), 1, 2),
+        r"^ScatterNDDesc\.indices\.sizes\[1\]: the index tuple size",
+    ),
     (sd.ScatterNDDesc(T([1, 8]), U([4, 1]), T([1, 4], "int32"), T([1, 8]), 1, 2), r"^ScatterNDDesc\.updates\.dtype"),
     (sd.ScatterNDDesc(T([1, 8]), U([4, 1]), T([1, 4]), T([1, 8]), 1, 0), r"^ScatterNDDesc\.indices_dimension_count"),
     (sd.ScatterNDDesc(T([1, 8]), U([4, 1]), T([1, 4]), T([1, 8]), 1, 2, reduction="add"), None),  # valid
 ]
 
 
-@pytest.mark.parametrize("desc, pattern", RULES, ids=lambda x: type(x).__name__ if not isinstance(x, (str, type(None))) else "")
+@pytest.mark.parametrize(
+    "desc, pattern", RULES, ids=lambda x: type(x).__name__ if not isinstance(x, (str, type(None))) else ""
+)
 def test_rule(desc, pattern) -> None:
     if pattern is None:
         desc.validate()
@@ -306,16 +461,52 @@ def test_index_types_by_level(op: str, it: DT) -> None:
 @pytest.mark.parametrize(
     "d, level, pattern",
     [
-        (make("identity", 3, DT.FLOAT32), "2_1", r"^IdentityDesc\.input\.sizes: 3 dimensions need feature level 3_0 \(validating at 2_1\)$"),
-        (make("join", 3, DT.FLOAT32), "3_0", r"^JoinDesc\.inputs\[0\]\.sizes: 3 dimensions need feature level 3_1 \(validating at 3_0\)$"),
-        (make("split", 4, DT.INT8), "1_0", r"^SplitDesc\.input\.dtype: INT8 needs feature level 2_1 \(validating at 1_0\)$"),
-        (make("gather", 4, DT.INT64), "3_0", r"^GatherDesc\.input\.dtype: INT64 needs feature level 4_1 \(validating at 3_0\)$"),
-        (make("scatter", 4, DT.FLOAT32), "1_0", r"^ScatterDesc: the operator needs feature level 2_0 \(validating at 1_0\)$"),
-        (make("gather_nd1", 4, DT.FLOAT32), "2_1", r"^GatherNDDesc\.batch_dimension_count: batch dimensions \(GATHER_ND1\) need feature level 3_0"),
+        (
+            make("identity", 3, DT.FLOAT32),
+            "2_1",
+            r"^IdentityDesc\.input\.sizes: 3 dimensions need feature level 3_0 \(validating at 2_1\)$",
+        ),
+        (
+            make("join", 3, DT.FLOAT32),
+            "3_0",
+            r"^JoinDesc\.inputs\[0\]\.sizes: 3 dimensions need feature level 3_1 \(validating at 3_0\)$",
+        ),
+        (
+            make("split", 4, DT.INT8),
+            "1_0",
+            r"^SplitDesc\.input\.dtype: INT8 needs feature level 2_1 \(validating at 1_0\)$",
+        ),
+        (
+            make("gather", 4, DT.INT64),
+            "3_0",
+            r"^GatherDesc\.input\.dtype: INT64 needs feature level 4_1 \(validating at 3_0\)$",
+        ),
+        (
+            make("scatter", 4, DT.FLOAT32),
+            "1_0",
+            r"^ScatterDesc: the operator needs feature level 2_0 \(validating at 1_0\)$",
+        ),
+        (
+            make("gather_nd1", 4, DT.FLOAT32),
+            "2_1",
+            r"^GatherNDDesc\.batch_dimension_count: batch dimensions \(GATHER_ND1\) need feature level 3_0",
+        ),
         (make("slice1", 4, DT.FLOAT32), "2_0", r"^Slice1Desc: the operator needs feature level 2_1"),
-        (sd.Slice1Desc(T([8]), T([1]), [0], [8], [2**40]), "4_1", r"^Slice1Desc\.strides\[0\]: 1099511627776 does not fit DirectML's INT"),
-        (sd.SliceDesc(T([8]), T([1]), [0], [1], [2**40]), "4_1", r"^SliceDesc\.strides\[0\]: 1099511627776 does not fit DirectML's UINT"),
-        (sd.IdentityDesc(T([2], strides=[2**33]), T([2])), "4_1", r"^IdentityDesc\.input\.strides\[0\]: stride 8589934592 does not fit DirectML's UINT"),
+        (
+            sd.Slice1Desc(T([8]), T([1]), [0], [8], [2**40]),
+            "4_1",
+            r"^Slice1Desc\.strides\[0\]: 1099511627776 does not fit DirectML's INT",
+        ),
+        (
+            sd.SliceDesc(T([8]), T([1]), [0], [1], [2**40]),
+            "4_1",
+            r"^SliceDesc\.strides\[0\]: 1099511627776 does not fit DirectML's UINT",
+        ),
+        (
+            sd.IdentityDesc(T([2], strides=[2**33]), T([2])),
+            "4_1",
+            r"^IdentityDesc\.input\.strides\[0\]: stride 8589934592 does not fit DirectML's UINT",
+        ),
     ],
 )
 def test_level_messages(d, level, pattern) -> None:
@@ -329,7 +520,10 @@ def test_large_tensors_execute_but_no_level_accepts_them() -> None:
     d.validate()
     for lv in LEVELS:
         assert not d.is_valid_at(lv)
-    with pytest.raises(sd.ValidationError, match=r"^IdentityDesc\.input\.sizes: 8589934592 elements exceed DirectML's limit of 4294967295"):
+    with pytest.raises(
+        sd.ValidationError,
+        match=r"^IdentityDesc\.input\.sizes: 8589934592 elements exceed DirectML's limit of 4294967295",
+    ):
         d.min_feature_level
     ok = sd.IdentityDesc(T([2**32 - 1], "uint8", strides=[0]), T([2**32 - 1], "uint8"))  # exactly the limit
     assert ok.min_feature_level == FL.FL_3_0
@@ -343,7 +537,10 @@ def test_reductions_are_strided_extensions() -> None:
         ):
             d.validate()
             assert not any(d.is_valid_at(lv) for lv in LEVELS)
-            with pytest.raises(sd.ValidationError, match=rf"\.reduction: {red.upper()} is a strided extension.*no DirectML feature level"):
+            with pytest.raises(
+                sd.ValidationError,
+                match=rf"\.reduction: {red.upper()} is a strided extension.*no DirectML feature level",
+            ):
                 d.min_feature_level
 
 

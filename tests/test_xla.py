@@ -15,12 +15,33 @@ import strided as sd
 from strided import xla
 
 TYPES = {
-    "pred": np.bool_, "s8": np.int8, "s16": np.int16, "s32": np.int32, "s64": np.int64,
-    "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
-    "f16": np.float16, "f32": np.float32, "f64": np.float64,
+    "pred": np.bool_,
+    "s8": np.int8,
+    "s16": np.int16,
+    "s32": np.int32,
+    "s64": np.int64,
+    "u8": np.uint8,
+    "u16": np.uint16,
+    "u32": np.uint32,
+    "u64": np.uint64,
+    "f16": np.float16,
+    "f32": np.float32,
+    "f64": np.float64,
 }
-SIZES = {"pred": 1, "s8": 1, "s16": 2, "s32": 4, "s64": 8, "u8": 1, "u16": 2, "u32": 4, "u64": 8,
-         "f16": 2, "f32": 4, "f64": 8}
+SIZES = {
+    "pred": 1,
+    "s8": 1,
+    "s16": 2,
+    "s32": 4,
+    "s64": 8,
+    "u8": 1,
+    "u16": 2,
+    "u32": 4,
+    "u64": 8,
+    "f16": 2,
+    "f32": 4,
+    "f64": 8,
+}
 PADS = ["ZERO_PAD", "ONE_PAD", "LOWEST_PAD", "HIGHEST_PAD", "UNKNOWN_PAD"]
 
 
@@ -123,8 +144,9 @@ def test_enums_and_strings():
         xla.Layout([0], None, "invalid_pad")
 
 
-@pytest.mark.parametrize("text", ["f32[2,3]{0,1}", "f32[2,3]{1,0}", "pred[]", "s8[0,4]{0,1}",
-                                  "u64[1,2,3,4]{2,0,3,1}", "f16[7]{0}"])
+@pytest.mark.parametrize(
+    "text", ["f32[2,3]{0,1}", "f32[2,3]{1,0}", "pred[]", "s8[0,4]{0,1}", "u64[1,2,3,4]{2,0,3,1}", "f16[7]{0}"]
+)
 def test_parse_str_round_trip(text):
     s = xla.Shape.parse(text)
     assert str(s) == text
@@ -153,10 +175,14 @@ def test_validate_rules():
         (xla.Shape("f32", [2, 3], [0, 2]), r"Shape\.layout\.minor_to_major\[1\]: 2 is not a dimension"),
         (xla.Shape("f32", [2, 3], [1, 1]), r"Shape\.layout\.minor_to_major: not a permutation"),
         (xla.Shape("f32", [2, -1]), r"Shape\.dimensions\[1\]: must be >= 0"),
-        (xla.Shape("f32", [2, 3], xla.Layout([1, 0], [2])),
-         r"Shape\.layout\.padded_dimensions: must have one entry per dimension"),
-        (xla.Shape("f32", [2, 3], xla.Layout([1, 0], [2, 2])),
-         r"Shape\.layout\.padded_dimensions\[1\]: 2 is less than the dimension 3"),
+        (
+            xla.Shape("f32", [2, 3], xla.Layout([1, 0], [2])),
+            r"Shape\.layout\.padded_dimensions: must have one entry per dimension",
+        ),
+        (
+            xla.Shape("f32", [2, 3], xla.Layout([1, 0], [2, 2])),
+            r"Shape\.layout\.padded_dimensions\[1\]: 2 is less than the dimension 3",
+        ),
         (xla.Shape("f64", [2**40, 2**21]), r"Shape\.dimensions: the buffer size overflows"),
         (xla.Shape("f32", [2**62, 2]), r"overflows"),
     ]
@@ -204,9 +230,20 @@ def test_tensor_desc():
     assert isinstance(d, sd.TensorDesc)
     assert d.dtype == sd.DataType.FLOAT32 and d.sizes == (2, 3) and d.strides == (1, 3)
     assert d.total_bytes == 60
-    expect = {"pred": "UINT8", "s8": "INT8", "s16": "INT16", "s32": "INT32", "s64": "INT64", "u8": "UINT8",
-              "u16": "UINT16", "u32": "UINT32", "u64": "UINT64", "f16": "FLOAT16", "f32": "FLOAT32",
-              "f64": "FLOAT64"}
+    expect = {
+        "pred": "UINT8",
+        "s8": "INT8",
+        "s16": "INT16",
+        "s32": "INT32",
+        "s64": "INT64",
+        "u8": "UINT8",
+        "u16": "UINT16",
+        "u32": "UINT32",
+        "u64": "UINT64",
+        "f16": "FLOAT16",
+        "f32": "FLOAT32",
+        "f64": "FLOAT64",
+    }
     for t, name in expect.items():
         assert xla.make_shape(t, [4]).tensor_desc().dtype == sd.DataType[name]
     assert xla.Shape.parse("f32[]").tensor_desc().sizes == (1,)
@@ -251,8 +288,9 @@ def test_each_padding_value(t, pad):
     np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))  # bit-exact
     np.testing.assert_array_equal(xla.from_physical(got, s), x)
     # relayout into the padded layout from a packed buffer fills the same padding
-    np.testing.assert_array_equal(xla.relayout(x.tobytes(), xla.make_shape(t, [3, 2, 4]), s).view(np.uint8),
-                                  want.view(np.uint8))
+    np.testing.assert_array_equal(
+        xla.relayout(x.tobytes(), xla.make_shape(t, [3, 2, 4]), s).view(np.uint8), want.view(np.uint8)
+    )
 
 
 def test_float_bits_survive():
@@ -279,7 +317,9 @@ def test_to_physical_inputs():
         xla.to_physical(np.zeros(3, np.uint8), "pred[3]")  # PRED is numpy bool
     assert xla.to_physical(np.array([True, False]), "pred[2]").dtype == np.bool_
     assert xla.to_physical(np.float32(2.5), "f32[]").tolist() == [2.5]
-    assert xla.to_physical(np.zeros((0, 3), np.float32), xla.Shape("f32", [0, 3], xla.Layout([1, 0], [1, 3], "ONE_PAD"))).tolist() == [1, 1, 1]
+    assert xla.to_physical(
+        np.zeros((0, 3), np.float32), xla.Shape("f32", [0, 3], xla.Layout([1, 0], [1, 3], "ONE_PAD"))
+    ).tolist() == [1, 1, 1]
 
 
 def test_from_physical_is_a_view():
@@ -367,8 +407,14 @@ def test_to_physical_from_physical_round_trip(lay, t, pad, seed):
 
 
 @settings(max_examples=80, deadline=None)
-@given(layouts(), st.permutations([0, 1, 2, 3]), st.lists(st.integers(0, 2), min_size=4, max_size=4),
-       st.sampled_from(["f32", "s16", "u8", "f64", "pred"]), st.sampled_from(PADS), st.integers(0, 2**32 - 1))
+@given(
+    layouts(),
+    st.permutations([0, 1, 2, 3]),
+    st.lists(st.integers(0, 2), min_size=4, max_size=4),
+    st.sampled_from(["f32", "s16", "u8", "f64", "pred"]),
+    st.sampled_from(PADS),
+    st.integers(0, 2**32 - 1),
+)
 def test_relayout_matches_numpy(lay, perm, extra, t, pad, seed):
     dims, m2m, padded = lay
     rank = len(dims)
@@ -402,8 +448,10 @@ def test_relayout_from_many_threads():
     rng = np.random.default_rng(3)
     x = rng.standard_normal((64, 48, 5)).astype(np.float32)
     src = xla.make_shape("f32", x.shape)
-    dsts = [xla.Shape("f32", x.shape, xla.Layout(list(p), [65, 50, 5 + i % 2], PADS[i % 4]))
-            for i, p in enumerate([(0, 1, 2), (2, 1, 0), (1, 0, 2), (0, 2, 1)] * 4)]
+    dsts = [
+        xla.Shape("f32", x.shape, xla.Layout(list(p), [65, 50, 5 + i % 2], PADS[i % 4]))
+        for i, p in enumerate([(0, 1, 2), (2, 1, 0), (1, 0, 2), (0, 2, 1)] * 4)
+    ]
     with ThreadPoolExecutor(4) as ex:
         results = list(ex.map(lambda d: xla.relayout(x, src, d), dsts))
     for d, got in zip(dsts, results):

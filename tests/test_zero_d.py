@@ -52,10 +52,20 @@ def test_copy_0d_sources(src):
     assert out.shape == () and out == np.asarray(src)
 
 
-@pytest.mark.parametrize("src_shape,out_shape", [
-    ((), ()), ((), (3,)), ((), (2, 3)), ((1,), ()), ((1, 1), ()), ((1, 1, 1), (1,)), ((1, 3), (3,)),
-    ((1, 1, 2, 3), (2, 3)), ((1, 1), (4, 1)),
-])
+@pytest.mark.parametrize(
+    "src_shape,out_shape",
+    [
+        ((), ()),
+        ((), (3,)),
+        ((), (2, 3)),
+        ((1,), ()),
+        ((1, 1), ()),
+        ((1, 1, 1), (1,)),
+        ((1, 3), (3,)),
+        ((1, 1, 2, 3), (2, 3)),
+        ((1, 1), (4, 1)),
+    ],
+)
 def test_copy_broadcasts_as_np_copyto(src_shape, out_shape):
     """np.copyto's rule: align right, size-1 dims broadcast, and leading size-1 dims of src beyond
     out's count are dropped (so (1,) and (1, 1) copy into a 0-d out)."""
@@ -100,12 +110,15 @@ def test_slice_0d_sources_and_out(x):
     assert out == np.asarray(x)
 
 
-@pytest.mark.parametrize("offsets,sizes,strides,field", [
-    ([0], [], [], "offsets"),
-    ([], [1], [], "sizes"),
-    ([], [], [1], "strides"),
-    ([0], [1], [1], "offsets"),
-])
+@pytest.mark.parametrize(
+    "offsets,sizes,strides,field",
+    [
+        ([0], [], [], "offsets"),
+        ([], [1], [], "sizes"),
+        ([], [], [1], "strides"),
+        ([0], [1], [1], "offsets"),
+    ],
+)
 def test_slice_0d_wrong_lengths_name_the_field(offsets, sizes, strides, field):
     with pytest.raises(VE, match=rf"Slice1Desc\.{field}: .*\(0\), got 1"):
         sd.slice(zero_d(), offsets, sizes, strides)
@@ -135,18 +148,22 @@ def test_split_0d_raises_like_numpy(parts, axis):
         sd.split(zero_d(), parts, axis=axis)
 
 
-@pytest.mark.parametrize("arrays,bad", [
-    ([zero_d(1), zero_d(2)], 0),
-    ([zero_d(1)], 0),
-    ([np.ones(2, np.float32), zero_d(2)], 1),
-    ([np.ones(2, np.float32), np.ones(1, np.float32), zero_d(2)], 2),
-], ids=["two-0d", "one-0d", "1d-then-0d", "third"])
+@pytest.mark.parametrize(
+    "arrays,bad",
+    [
+        ([zero_d(1), zero_d(2)], 0),
+        ([zero_d(1)], 0),
+        ([np.ones(2, np.float32), zero_d(2)], 1),
+        ([np.ones(2, np.float32), np.ones(1, np.float32), zero_d(2)], 2),
+    ],
+    ids=["two-0d", "one-0d", "1d-then-0d", "third"],
+)
 def test_join_0d_raises_like_numpy(arrays, bad):
     with pytest.raises(ValueError):  # "zero-dimensional ..." or a dimension-count mismatch
         np.concatenate(arrays)
     out = np.full(9, 7, np.float32)
     with pytest.raises(VE, match=rf"^arrays\[{bad}\]: zero-dimensional arrays cannot be concatenated"):
-        sd.join(arrays, out=out[:len(arrays)])
+        sd.join(arrays, out=out[: len(arrays)])
     assert (out == 7).all()
 
 
@@ -161,8 +178,9 @@ INDEX_DTYPES = [np.int32, np.int64, np.uint32, np.uint64, np.int8, np.uint16]
 
 
 @pytest.mark.parametrize("idx_dtype", INDEX_DTYPES)
-@pytest.mark.parametrize("x,axis", [(X34, 0), (X34, 1), (X34, -1), (np.arange(5.0), 0)], ids=["2d-0", "2d-1", "2d-neg",
-                                                                                             "1d"])
+@pytest.mark.parametrize(
+    "x,axis", [(X34, 0), (X34, 1), (X34, -1), (np.arange(5.0), 0)], ids=["2d-0", "2d-1", "2d-neg", "1d"]
+)
 def test_gather_0d_indices_is_numpy_take(x, axis, idx_dtype):
     idx = np.array(2, idx_dtype)
     ref = np.take(x, idx, axis=axis)
@@ -204,10 +222,14 @@ def test_gather_0d_x_errors_like_numpy_take(idx, axis, exc):
         sd.gather(zero_d(), idx, axis=axis)
 
 
-@pytest.mark.parametrize("fn,ref", [
-    (lambda x: sd.gather_elements(x, np.array(0)), lambda x: np.take_along_axis(x, np.array(0), axis=0)),
-    (lambda x: sd.scatter(x, np.array(0), zero_d()), lambda x: np.put_along_axis(x, np.array(0), 1, axis=0)),
-], ids=["gather_elements", "scatter"])
+@pytest.mark.parametrize(
+    "fn,ref",
+    [
+        (lambda x: sd.gather_elements(x, np.array(0)), lambda x: np.take_along_axis(x, np.array(0), axis=0)),
+        (lambda x: sd.scatter(x, np.array(0), zero_d()), lambda x: np.put_along_axis(x, np.array(0), 1, axis=0)),
+    ],
+    ids=["gather_elements", "scatter"],
+)
 def test_elements_functions_refuse_0d_x(fn, ref):
     """numpy: take_along_axis/put_along_axis on a 0-d array raise AxisError (a ValueError);
     strided raises ValidationError naming the axis."""
@@ -217,10 +239,14 @@ def test_elements_functions_refuse_0d_x(fn, ref):
         fn(zero_d())
 
 
-@pytest.mark.parametrize("fn", [
-    lambda x, i: sd.gather_elements(x, i),
-    lambda x, i: sd.scatter(x, i, np.float32(1)),
-], ids=["gather_elements", "scatter"])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x, i: sd.gather_elements(x, i),
+        lambda x, i: sd.scatter(x, i, np.float32(1)),
+    ],
+    ids=["gather_elements", "scatter"],
+)
 def test_elements_0d_indices_against_1d_x(fn):
     """take_along_axis: indices need x's dimension count; a 0-d index for a 1-d x is refused."""
     x = np.arange(3, dtype=np.float32)
@@ -230,10 +256,14 @@ def test_elements_0d_indices_against_1d_x(fn):
         fn(x, np.array(1))
 
 
-@pytest.mark.parametrize("fn", [
-    lambda x, i: sd.gather_nd(x, i),
-    lambda x, i: sd.scatter_nd(x, i, np.float32(1)),
-], ids=["gather_nd", "scatter_nd"])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x, i: sd.gather_nd(x, i),
+        lambda x, i: sd.scatter_nd(x, i, np.float32(1)),
+    ],
+    ids=["gather_nd", "scatter_nd"],
+)
 @pytest.mark.parametrize("x_0d", [True, False])
 def test_nd_functions_refuse_0d_operands(fn, x_0d):
     """ONNX GatherND/ScatterND need data and indices of rank >= 1."""

@@ -107,7 +107,9 @@ Arr to_arr(pyb::handle h, const std::string& field, bool writable) {
   if (pyb::isinstance<pyb::array>(h)) {
     x.keep = pyb::reinterpret_borrow<pyb::object>(h);
   } else {
-    if (writable) throw pyb::type_error(field + ": expected a numpy array, got " + std::string(pyb::str(pyb::type::of(h).attr("__name__"))));
+    if (writable)
+      throw pyb::type_error(field + ": expected a numpy array, got " +
+                            std::string(pyb::str(pyb::type::of(h).attr("__name__"))));
     x.keep = pyb::module_::import("numpy").attr("asarray")(h);
   }
   auto a = pyb::reinterpret_borrow<pyb::array>(x.keep);
@@ -131,8 +133,8 @@ Arr to_arr(pyb::handle h, const std::string& field, bool writable) {
   return x;
 }
 
-void run_arrays(int code, const std::int64_t* prm, std::size_t n_prm, const Arr* ins, std::size_t ni,
-                const Arr* outs, std::size_t no) {
+void run_arrays(int code, const std::int64_t* prm, std::size_t n_prm, const Arr* ins, std::size_t ni, const Arr* outs,
+                std::size_t no) {
   // The library's call takes plain CallArrays: copy the slices (a few hundred bytes).
   constexpr std::size_t kInline = 8;
   detail::CallArray in_s[kInline], out_s[kInline];

@@ -23,8 +23,8 @@ std::string shape_str(const pyb::array& a) {
 int norm_axis(pyb::handle axis, int ndim, const char* field = "axis") {
   const std::int64_t a = to_int(axis, field);
   if (a < -ndim || a >= ndim)
-    throw ValidationError(std::string(field) + ": " + std::to_string(a) + " is out of range for " + std::to_string(ndim) +
-                          " dimension(s)");
+    throw ValidationError(std::string(field) + ": " + std::to_string(a) + " is out of range for " +
+                          std::to_string(ndim) + " dimension(s)");
   return static_cast<int>(a < 0 ? a + ndim : a);
 }
 
@@ -43,7 +43,8 @@ pyb::array empty_like_shape(const Arr& proto, const std::vector<std::int64_t>& s
 // Checks a caller's out= array: numpy array, exact shape and dtype, writable.
 Arr check_out(pyb::handle out, const Arr& like, const std::vector<std::int64_t>& shape, const std::string& field) {
   if (!pyb::isinstance<pyb::array>(out))
-    throw pyb::type_error(field + ": expected a numpy array, got " + std::string(pyb::str(pyb::type::of(out).attr("__name__"))));
+    throw pyb::type_error(field + ": expected a numpy array, got " +
+                          std::string(pyb::str(pyb::type::of(out).attr("__name__"))));
   auto a = pyb::reinterpret_borrow<pyb::array>(out);
   std::vector<std::int64_t> got(a.shape(), a.shape() + a.ndim());
   if (got != shape)
@@ -61,7 +62,8 @@ std::vector<std::int64_t> shape_of(const pyb::array& a) { return {a.shape(), a.s
 // ---------------------------------------------------------------- copy
 pyb::object copy(pyb::handle src, pyb::handle out) {
   if (!pyb::isinstance<pyb::array>(out))
-    throw pyb::type_error("out: expected a numpy array, got " + std::string(pyb::str(pyb::type::of(out).attr("__name__"))));
+    throw pyb::type_error("out: expected a numpy array, got " +
+                          std::string(pyb::str(pyb::type::of(out).attr("__name__"))));
   Arr s = to_arr(src, "src", false);
   Arr o = to_arr(out, "out", true);
   if (s.dtype != o.dtype)
@@ -87,10 +89,8 @@ pyb::object slice(pyb::handle x, pyb::handle offsets, pyb::handle sizes, pyb::ha
   const char* names[] = {"offsets", "sizes", "strides"};
   std::size_t counts[3] = {to_ints_into(offsets, "Slice1Desc.offsets", off, un),
                            to_ints_into(sizes, "Slice1Desc.sizes", siz, un), un};
-  if (strides.is_none())
-    std::fill(st, st + un, 1);
-  else
-    counts[2] = to_ints_into(strides, "Slice1Desc.strides", st, un);
+  if (strides.is_none()) std::fill(st, st + un, 1);
+  else counts[2] = to_ints_into(strides, "Slice1Desc.strides", st, un);
   for (int k = 0; k < 3; ++k)
     if (counts[k] != un)
       throw ValidationError(std::string("Slice1Desc.") + names[k] + ": must have one value per input dimension (" +
@@ -110,8 +110,8 @@ pyb::object slice(pyb::handle x, pyb::handle offsets, pyb::handle sizes, pyb::ha
     std::int64_t shape64[kMaxDims];
     for (int i = 0; i < n; ++i) shape64[i] = shape[i];
     ResultAllocScope pooled(nbytes_of(a, shape64, un));
-    res = pyb::reinterpret_steal<pyb::object>(
-        api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, n, shape, nullptr, nullptr, 0, nullptr));
+    res = pyb::reinterpret_steal<pyb::object>(api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, n, shape, nullptr,
+                                                                        nullptr, 0, nullptr));
     if (!res) throw pyb::error_already_set();
     // A new writable array of x's dtype: read its layout directly (to_arr's checks hold).
     auto ra = pyb::reinterpret_borrow<pyb::array>(res);
@@ -125,10 +125,12 @@ pyb::object slice(pyb::handle x, pyb::handle offsets, pyb::handle sizes, pyb::ha
     }
   } else {
     if (!pyb::isinstance<pyb::array>(out))
-      throw pyb::type_error("out: expected a numpy array, got " + std::string(pyb::str(pyb::type::of(out).attr("__name__"))));
+      throw pyb::type_error("out: expected a numpy array, got " +
+                            std::string(pyb::str(pyb::type::of(out).attr("__name__"))));
     const auto oa = pyb::reinterpret_borrow<pyb::array>(out);
     o = check_out(out, a, shape_of(oa), "out");
-    if (o.ndim != n) throw ValidationError("out: must have " + std::to_string(n) + " dimensions, got " + std::to_string(o.ndim));
+    if (o.ndim != n)
+      throw ValidationError("out: must have " + std::to_string(n) + " dimensions, got " + std::to_string(o.ndim));
     res = pyb::reinterpret_borrow<pyb::object>(out);
   }
   if (is_empty(a) || is_empty(o)) {
@@ -140,8 +142,7 @@ pyb::object slice(pyb::handle x, pyb::handle offsets, pyb::handle sizes, pyb::ha
   }
   if (n == 0)  // a 0-d array: empty offsets, sizes and strides; the slice is a copy
     run_arrays(kIdentity, nullptr, 0, &a, 1, &o, 1);
-  else
-    run_arrays(kSlice1, prm, 3 * un, &a, 1, &o, 1);
+  else run_arrays(kSlice1, prm, 3 * un, &a, 1, &o, 1);
   return res;
 }
 
@@ -172,8 +173,8 @@ pyb::list split(pyb::handle x, pyb::handle parts, pyb::handle axis, pyb::handle 
       total += sizes[i];
     }
     if (total != n)
-      throw ValidationError("split: part sizes sum to " + std::to_string(total) + ", not to axis " + std::to_string(ax) +
-                            " size " + std::to_string(n));
+      throw ValidationError("split: part sizes sum to " + std::to_string(total) + ", not to axis " +
+                            std::to_string(ax) + " size " + std::to_string(n));
   }
   std::vector<std::int64_t> shape(a.shape, a.shape + a.ndim);
   pyb::list result;
@@ -184,7 +185,8 @@ pyb::list split(pyb::handle x, pyb::handle parts, pyb::handle axis, pyb::handle 
       throw pyb::type_error("out: expected a sequence of numpy arrays");
     const auto seq = pyb::reinterpret_borrow<pyb::sequence>(out);
     if (pyb::len(seq) != sizes.size())
-      throw ValidationError("out: expected " + std::to_string(sizes.size()) + " arrays, got " + std::to_string(pyb::len(seq)));
+      throw ValidationError("out: expected " + std::to_string(sizes.size()) + " arrays, got " +
+                            std::to_string(pyb::len(seq)));
     for (std::size_t k = 0; k < sizes.size(); ++k) outs.push_back(seq[k]);
   }
   for (std::size_t k = 0; k < sizes.size(); ++k) {
@@ -251,15 +253,14 @@ pyb::object join(pyb::handle arrays, pyb::handle axis, pyb::handle out) {
   return res;
 }
 
-
 // sd.copy and sd.slice are registered as plain METH_FASTCALL functions: pybind11's generic
 // dispatcher allocates per call, which is most of the cost of a 4x4 copy. Errors still go
 // through translate_current_exception (register_types.cpp).
 
 // Binds positional + keyword arguments to `names` (n of them, the first `required` required);
 // unset optional ones stay nullptr.
-bool bind_args(const char* fn, const char* const* names, int n, int required, PyObject* const* args,
-               Py_ssize_t nargs, PyObject* kwnames, PyObject** out) {
+bool bind_args(const char* fn, const char* const* names, int n, int required, PyObject* const* args, Py_ssize_t nargs,
+               PyObject* kwnames, PyObject** out) {
   if (nargs > n) {
     PyErr_Format(PyExc_TypeError, "%s() takes at most %d arguments (%zd given)", fn, n, nargs);
     return false;
@@ -339,7 +340,6 @@ void add_raw_functions(pyb::module_& m, PyMethodDef* defs) {
     m.add_object(def->ml_name, fn);
   }
 }
-
 
 void register_functional(pyb::module_& m) {
   add_raw_functions(m, fast_methods);

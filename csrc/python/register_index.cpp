@@ -80,7 +80,8 @@ pyb::object index_fast(int code, pyb::handle x, pyb::handle indices, pyb::handle
     return none;
   const bool scatter = !updates.is_none();
   if (scatter && (!fast_arr(updates, u) || u.dtype != a.dtype)) return none;
-  const detail::ArraySpec specs[3] = {{a.dtype, a.ndim, a.shape}, {i.dtype, i.ndim, i.shape}, {u.dtype, u.ndim, u.shape}};
+  const detail::ArraySpec specs[3] = {
+      {a.dtype, a.ndim, a.shape}, {i.dtype, i.ndim, i.shape}, {u.dtype, u.ndim, u.shape}};
   detail::CallShapes shapes;
   try {
     shapes = detail::call_shapes(code, detail::Call{specs, scatter ? 3u : 2u, nullptr, 0, prm, 2});
@@ -121,8 +122,6 @@ PyMethodDef index_methods[] = {
 
 }  // namespace
 
-void register_index(pyb::module_& m) {
-  add_raw_functions(m, index_methods);
-}
+void register_index(pyb::module_& m) { add_raw_functions(m, index_methods); }
 
 }  // namespace strided::py

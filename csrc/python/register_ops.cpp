@@ -18,8 +18,7 @@ namespace {
 std::string repr_of(pyb::handle h) { return pyb::repr(h).cast<std::string>(); }
 
 TensorDesc to_tensor(pyb::handle h, const std::string& field) {
-  if (!pyb::isinstance<TensorDesc>(h))
-    throw pyb::type_error(field + ": expected a TensorDesc, got " + repr_of(h));
+  if (!pyb::isinstance<TensorDesc>(h)) throw pyb::type_error(field + ": expected a TensorDesc, got " + repr_of(h));
   return h.cast<const TensorDesc&>();
 }
 
@@ -125,10 +124,8 @@ T default_of(const DescField<D, T>&) {
 template <class D, std::size_t I>
 auto arg_for() {
   constexpr auto f = std::get<I>(D::fields());
-  if constexpr (f.use == FieldUse::Required)
-    return pyb::arg(f.name);
-  else
-    return pyb::arg_v(f.name, to_py(default_of(f)));
+  if constexpr (f.use == FieldUse::Required) return pyb::arg(f.name);
+  else return pyb::arg_v(f.name, to_py(default_of(f)));
 }
 
 template <class D>
@@ -145,10 +142,8 @@ void bind_init(pyb::class_<D>& c, std::index_sequence<I...>, std::index_sequence
     constexpr auto fs = D::fields();
     return D{read_field(h, std::get<I>(fs))...};  // braces: converted in field order
   };
-  if constexpr (sizeof...(K) == 0)
-    c.def(pyb::init(make), arg_for<D, P>()...);
-  else
-    c.def(pyb::init(make), arg_for<D, P>()..., pyb::kw_only(), arg_for<D, sizeof...(P) + K>()...);
+  if constexpr (sizeof...(K) == 0) c.def(pyb::init(make), arg_for<D, P>()...);
+  else c.def(pyb::init(make), arg_for<D, P>()..., pyb::kw_only(), arg_for<D, sizeof...(P) + K>()...);
 }
 
 template <class D>
@@ -209,8 +204,8 @@ void bind_desc(pyb::module_& m) {
 
 void register_ops(pyb::module_& m) {
   pyb::dict codes;
-#define STRIDED_X(Name, family)                                    \
-  bind_desc<Name##Desc>(m);                                        \
+#define STRIDED_X(Name, family) \
+  bind_desc<Name##Desc>(m);     \
   codes[pyb::str(Name##Desc::name)] = detail::op_code<Name##Desc>();
   STRIDED_FOR_EACH_OP(STRIDED_X)
 #undef STRIDED_X

@@ -20,8 +20,7 @@ DataType to_dtype(pyb::handle obj) {
     // Fast path (every functional call): read kind/itemsize/byteorder straight off the descriptor.
     const auto d = pyb::reinterpret_borrow<pyb::dtype>(obj);
     const char order = d.byteorder();
-    const bool native = order == '=' || order == '|' ||
-                        (order == (PY_LITTLE_ENDIAN ? '<' : '>'));
+    const bool native = order == '=' || order == '|' || (order == (PY_LITTLE_ENDIAN ? '<' : '>'));
     if (native) {
       const char kind = d.kind();
       const auto size = d.itemsize();
@@ -97,15 +96,16 @@ TensorDesc make_desc(pyb::handle dtype, pyb::handle sizes, pyb::handle strides, 
   const std::uint64_t al = to_uint(alignment, "TensorDesc.alignment");
   if (al > 0xffffffffu) throw ValidationError("TensorDesc.alignment: value does not fit in 32 bits");
   const std::uint64_t fl = to_uint(flags, "TensorDesc.flags");
-  if (fl > 1) throw ValidationError("TensorDesc.flags: must be NONE (0) or OWNED_BY_DML (1), got " + std::to_string(fl));
-  return TensorDesc(t, std::move(sz), std::move(st), tb, static_cast<std::uint32_t>(al),
-                    static_cast<TensorFlags>(fl));
+  if (fl > 1)
+    throw ValidationError("TensorDesc.flags: must be NONE (0) or OWNED_BY_DML (1), got " + std::to_string(fl));
+  return TensorDesc(t, std::move(sz), std::move(st), tb, static_cast<std::uint32_t>(al), static_cast<TensorFlags>(fl));
 }
 
 TensorDesc desc_from_array(const pyb::array& a) {
   const DataType t = to_dtype(a.dtype());
   const auto item = static_cast<std::int64_t>(itemsize(t));
-  if (a.ndim() == 0) throw ValidationError("TensorDesc.from_array: a 0-d array has no DirectML description; reshape it to (1,)");
+  if (a.ndim() == 0)
+    throw ValidationError("TensorDesc.from_array: a 0-d array has no DirectML description; reshape it to (1,)");
   const auto n = static_cast<std::size_t>(a.ndim());
   std::vector<std::int64_t> sizes(n), strides(n);
   for (std::size_t i = n; i-- > 0;) {
@@ -181,14 +181,14 @@ void register_types(pyb::module_& m) {
   pyb::register_exception_translator(&translate_strided_error);
 
   auto dt = pyb::native_enum<DataType>(m, "DataType", "enum.IntEnum",
-                                      "DirectML's DML_TENSOR_DATA_TYPE (values are DirectML's).");
+                                       "DirectML's DML_TENSOR_DATA_TYPE (values are DirectML's).");
 #define STRIDED_X(nm, val, bytes, str, type) dt.value(#nm, DataType::nm);
   STRIDED_FOR_EACH_DTYPE(STRIDED_X)
 #undef STRIDED_X
   dt.finalize();
 
   auto fl = pyb::native_enum<FeatureLevel>(m, "FeatureLevel", "enum.IntEnum",
-                                          "DirectML's DML_FEATURE_LEVEL (values are DirectML's).");
+                                           "DirectML's DML_FEATURE_LEVEL (values are DirectML's).");
 #define STRIDED_X(nm, val, str) fl.value(#nm, FeatureLevel::nm);
   STRIDED_FOR_EACH_FEATURE_LEVEL(STRIDED_X)
 #undef STRIDED_X
@@ -196,8 +196,9 @@ void register_types(pyb::module_& m) {
 
   m.def("_to_dtype", [](pyb::handle o) { return to_dtype(o); }, "Normalise a dtype-like to a DataType.");
   m.def("_to_level", [](pyb::handle o) { return to_level(o); }, "Normalise a level-like to a FeatureLevel.");
-  m.def("_to_int", [](pyb::handle o, const std::string& field) { return to_int(o, field.c_str()); }, pyb::arg("value"),
-        pyb::arg("field"), "An integer argument by the bindings' one rule (python/strided/_index.py uses it).");
+  m.def(
+      "_to_int", [](pyb::handle o, const std::string& field) { return to_int(o, field.c_str()); }, pyb::arg("value"),
+      pyb::arg("field"), "An integer argument by the bindings' one rule (python/strided/_index.py uses it).");
 
   pyb::class_<TensorDesc>(m, "TensorDesc", "DirectML's DML_BUFFER_TENSOR_DESC: how a tensor lies in a buffer.")
       .def(pyb::init(&make_desc), pyb::arg("dtype"), pyb::arg("sizes"), pyb::arg("strides") = pyb::none(),
@@ -217,9 +218,8 @@ void register_types(pyb::module_& m) {
       .def_property_readonly("is_packed", &TensorDesc::is_packed)
       .def_property_readonly("is_broadcast", &TensorDesc::is_broadcast)
       .def("__repr__", &TensorDesc::to_string)
-      .def("__eq__", [](const TensorDesc& a, pyb::object b) {
-        return pyb::isinstance<TensorDesc>(b) && a == b.cast<const TensorDesc&>();
-      })
+      .def("__eq__", [](const TensorDesc& a,
+                        pyb::object b) { return pyb::isinstance<TensorDesc>(b) && a == b.cast<const TensorDesc&>(); })
       .def("__hash__", &TensorDesc::hash)
       .def(pyb::pickle(
           [](const TensorDesc& d) {
@@ -227,9 +227,7 @@ void register_types(pyb::module_& m) {
                                    d.has_strides() ? pyb::object(to_tuple(d.strides())) : pyb::object(pyb::none()),
                                    d.total_bytes(), d.alignment(), static_cast<unsigned>(d.flags()));
           },
-          [](const pyb::tuple& t) {
-            return make_desc(t[0], t[1], t[2], t[3], t[4], t[5]);
-          }));
+          [](const pyb::tuple& t) { return make_desc(t[0], t[1], t[2], t[3], t[4], t[5]); }));
 
   m.def(
       "calc_buffer_tensor_size",
@@ -263,8 +261,9 @@ void register_types(pyb::module_& m) {
       "Packed strides (elements) for 'NCHW', 'NHWC' or a permutation listed major to minor.");
 
   m.def("version", []() { return std::string(version()); });
-  m.def("set_num_threads", [](pyb::handle n) { set_num_threads(to_threads(n, "set_num_threads.n")); }, pyb::arg("n"),
-        "Threads used by execute for operators compiled without threads= (1 to 1024; process-wide).");
+  m.def(
+      "set_num_threads", [](pyb::handle n) { set_num_threads(to_threads(n, "set_num_threads.n")); }, pyb::arg("n"),
+      "Threads used by execute for operators compiled without threads= (1 to 1024; process-wide).");
   m.def("get_num_threads", &get_num_threads);
   m.def("build_info", []() {
     pyb::dict d;

@@ -96,7 +96,8 @@ class PyBuf {
                             pyb::repr(h).cast<std::string>());
     if (PyObject_GetBuffer(h.ptr(), &view_, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) != 0) {
       PyErr_Clear();
-      throw BufferError(field + (writable ? ": must be a writable C-contiguous buffer" : ": must be a C-contiguous buffer"));
+      throw BufferError(field +
+                        (writable ? ": must be a writable C-contiguous buffer" : ": must be a C-contiguous buffer"));
     }
   }
   ~PyBuf() { PyBuffer_Release(&view_); }
@@ -157,15 +158,15 @@ pyb::object from_physical(pyb::handle buffer, pyb::handle shape_obj) {
     const PyBuf b(buffer, false, "from_physical.buffer");
     if (b.bytes() < need)
       throw BufferError("from_physical.buffer: buffer of " + std::to_string(b.bytes()) +
-                        " bytes is shorter than the shape's byte size " + std::to_string(need) + " (" +
-                        s.to_string() + ")");
+                        " bytes is shorter than the shape's byte size " + std::to_string(need) + " (" + s.to_string() +
+                        ")");
   }
   auto st = s.strides();
   const auto item = static_cast<std::int64_t>(x::primitive_type_size(s.element_type));
   for (auto& v : st) v *= item;
   // numpy keeps `buffer` alive as the view's base and inherits its writability.
-  return pyb::module_::import("numpy").attr("ndarray")(to_tuple(s.dimensions), numpy_dtype_of(s.element_type),
-                                                        buffer, 0, to_tuple(st));
+  return pyb::module_::import("numpy").attr("ndarray")(to_tuple(s.dimensions), numpy_dtype_of(s.element_type), buffer,
+                                                       0, to_tuple(st));
 }
 
 pyb::array relayout_py(pyb::handle buffer, pyb::handle src_obj, pyb::handle dst_obj) {
@@ -189,7 +190,7 @@ void register_xla(pyb::module_& parent) {
   pyb::module_ m = parent.def_submodule("xla", "XLA shapes and layouts (use strided.xla).");
 
   auto pt = pyb::native_enum<x::PrimitiveType>(m, "PrimitiveType", "enum.IntEnum",
-                                              "XLA's PrimitiveType (values as in xla_data.proto).");
+                                               "XLA's PrimitiveType (values as in xla_data.proto).");
 #define STRIDED_X(nm, val, bytes, dt) pt.value(#nm, x::PrimitiveType::nm);
   STRIDED_FOR_EACH_XLA_TYPE(STRIDED_X)
 #undef STRIDED_X
@@ -204,10 +205,12 @@ void register_xla(pyb::module_& parent) {
       .value("UNKNOWN_PAD", x::PaddingValue::UNKNOWN_PAD)
       .finalize();
 
-  m.def("_to_primitive_type", &to_ptype, pyb::arg("obj"), "Normalise a type-like ('f32', 'F32', 11) to a PrimitiveType.");
+  m.def("_to_primitive_type", &to_ptype, pyb::arg("obj"),
+        "Normalise a type-like ('f32', 'F32', 11) to a PrimitiveType.");
   m.def("_to_padding_value", &to_pad, pyb::arg("obj"), "Normalise 'zero_pad' etc. to a PaddingValue.");
-  m.def("numpy_dtype", [](pyb::handle t) { return numpy_dtype_of(to_ptype(t)); }, pyb::arg("element_type"),
-        "The numpy dtype of an element type (PRED is numpy bool).");
+  m.def(
+      "numpy_dtype", [](pyb::handle t) { return numpy_dtype_of(to_ptype(t)); }, pyb::arg("element_type"),
+      "The numpy dtype of an element type (PRED is numpy bool).");
 
   pyb::class_<x::Layout>(m, "Layout",
                          "XLA's Layout: minor_to_major (most minor first), optional padded_dimensions and the "
@@ -223,14 +226,14 @@ void register_xla(pyb::module_& parent) {
       .def_property_readonly("padding_value", [](const x::Layout& l) { return l.padding_value; })
       .def("__str__", &x::Layout::to_string)
       .def("__repr__", &layout_repr)
-      .def("__eq__", [](const x::Layout& a, pyb::object b) {
-        return pyb::isinstance<x::Layout>(b) && a == b.cast<const x::Layout&>();
-      })
+      .def("__eq__", [](const x::Layout& a,
+                        pyb::object b) { return pyb::isinstance<x::Layout>(b) && a == b.cast<const x::Layout&>(); })
       .def("__hash__", &x::Layout::hash)
       .def(pyb::pickle(
           [](const x::Layout& l) {
             return pyb::make_tuple(to_tuple(l.minor_to_major),
-                                   l.has_padding() ? pyb::object(to_tuple(l.padded_dimensions)) : pyb::object(pyb::none()),
+                                   l.has_padding() ? pyb::object(to_tuple(l.padded_dimensions))
+                                                   : pyb::object(pyb::none()),
                                    static_cast<int>(l.padding_value));
           },
           [](const pyb::tuple& t) { return make_layout(t[0], t[1], t[2]); }));
@@ -239,9 +242,11 @@ void register_xla(pyb::module_& parent) {
                         "XLA's array Shape: element type, dimensions, layout (None = the default descending layout). "
                         "Immutable. Constructing does not validate; validate() checks XLA's rules and every "
                         "computation validates first.")
-      .def(pyb::init(&make_shape_py), pyb::arg("element_type"), pyb::arg("dimensions"), pyb::arg("layout") = pyb::none())
-      .def_static("parse", [](const std::string& text) { return x::Shape::parse(text); }, pyb::arg("text"),
-                  "Parse 'f32[2,3]{0,1}' (the layout may be omitted: default). The result is validated.")
+      .def(pyb::init(&make_shape_py), pyb::arg("element_type"), pyb::arg("dimensions"),
+           pyb::arg("layout") = pyb::none())
+      .def_static(
+          "parse", [](const std::string& text) { return x::Shape::parse(text); }, pyb::arg("text"),
+          "Parse 'f32[2,3]{0,1}' (the layout may be omitted: default). The result is validated.")
       .def_property_readonly("element_type", [](const x::Shape& s) { return s.element_type; })
       .def_property_readonly("dimensions", [](const x::Shape& s) { return to_tuple(s.dimensions); })
       .def_property_readonly("layout", [](const x::Shape& s) { return s.layout; })
@@ -250,17 +255,18 @@ void register_xla(pyb::module_& parent) {
       .def_property_readonly("physical_element_count", &x::Shape::physical_element_count,
                              "Elements in the buffer, padding included.")
       .def_property_readonly("byte_size", &x::Shape::byte_size, "Bytes of the buffer, padding included.")
-      .def_property_readonly("strides", [](const x::Shape& s) { return to_tuple(s.strides()); },
-                             "Physical stride of every dimension, in elements.")
-      .def_property_readonly("dtype", [](const x::Shape& s) { return numpy_dtype_of(s.element_type); },
-                             "The numpy dtype of the element type (PRED is numpy bool).")
+      .def_property_readonly(
+          "strides", [](const x::Shape& s) { return to_tuple(s.strides()); },
+          "Physical stride of every dimension, in elements.")
+      .def_property_readonly(
+          "dtype", [](const x::Shape& s) { return numpy_dtype_of(s.element_type); },
+          "The numpy dtype of the element type (PRED is numpy bool).")
       .def("validate", &x::Shape::validate, "Raise ValidationError naming the field and rule if XLA's rules fail.")
       .def("tensor_desc", &x::Shape::tensor_desc, "The DirectML TensorDesc of this layout (padded strides).")
       .def("__str__", &x::Shape::to_string)
       .def("__repr__", &shape_repr)
-      .def("__eq__", [](const x::Shape& a, pyb::object b) {
-        return pyb::isinstance<x::Shape>(b) && a == b.cast<const x::Shape&>();
-      })
+      .def("__eq__", [](const x::Shape& a,
+                        pyb::object b) { return pyb::isinstance<x::Shape>(b) && a == b.cast<const x::Shape&>(); })
       .def("__hash__", &x::Shape::hash)
       .def(pyb::pickle(
           [](const x::Shape& s) {
@@ -268,38 +274,60 @@ void register_xla(pyb::module_& parent) {
           },
           [](const pyb::tuple& t) { return make_shape_py(t[0], t[1], t[2]); }));
 
-  m.def("make_shape", [](pyb::handle t, pyb::handle dims) {
+  m.def(
+      "make_shape",
+      [](pyb::handle t, pyb::handle dims) {
         return x::make_shape(to_ptype(t), to_ints(dims, "make_shape.dimensions"));
-      }, pyb::arg("element_type"), pyb::arg("dimensions"), "ShapeUtil::MakeShape: the default layout; validated.");
-  m.def("make_shape_with_layout", [](pyb::handle t, pyb::handle dims, pyb::handle m2m) {
+      },
+      pyb::arg("element_type"), pyb::arg("dimensions"), "ShapeUtil::MakeShape: the default layout; validated.");
+  m.def(
+      "make_shape_with_layout",
+      [](pyb::handle t, pyb::handle dims, pyb::handle m2m) {
         return x::make_shape_with_layout(to_ptype(t), to_ints(dims, "make_shape_with_layout.dimensions"),
                                          to_ints(m2m, "make_shape_with_layout.minor_to_major"));
-      }, pyb::arg("element_type"), pyb::arg("dimensions"), pyb::arg("minor_to_major"),
+      },
+      pyb::arg("element_type"), pyb::arg("dimensions"), pyb::arg("minor_to_major"),
       "ShapeUtil::MakeShapeWithLayout; validated.");
-  m.def("default_layout", [](pyb::handle rank) { return x::default_layout(to_int(rank, "default_layout.rank")); },
-        pyb::arg("rank"), "{rank-1, ..., 0}: row-major.");
-  m.def("make_layout_from_major_to_minor", [](pyb::handle order) {
+  m.def(
+      "default_layout", [](pyb::handle rank) { return x::default_layout(to_int(rank, "default_layout.rank")); },
+      pyb::arg("rank"), "{rank-1, ..., 0}: row-major.");
+  m.def(
+      "make_layout_from_major_to_minor",
+      [](pyb::handle order) {
         return x::make_layout_from_major_to_minor(to_ints(order, "make_layout_from_major_to_minor.major_to_minor"));
-      }, pyb::arg("major_to_minor"), "The layout whose minor_to_major is the given order reversed.");
-  m.def("multidimensional_index_to_linear_index", [](pyb::handle s, pyb::handle index) {
-        return x::multidimensional_index_to_linear_index(
-            to_shape(s, "multidimensional_index_to_linear_index.shape"),
-            to_ints(index, "multidimensional_index_to_linear_index.index"));
-      }, pyb::arg("shape"), pyb::arg("index"), "The element offset of a logical index in the buffer (padding-aware).");
-  m.def("linear_index_to_multidimensional_index", [](pyb::handle s, pyb::handle linear) {
+      },
+      pyb::arg("major_to_minor"), "The layout whose minor_to_major is the given order reversed.");
+  m.def(
+      "multidimensional_index_to_linear_index",
+      [](pyb::handle s, pyb::handle index) {
+        return x::multidimensional_index_to_linear_index(to_shape(s, "multidimensional_index_to_linear_index.shape"),
+                                                         to_ints(index,
+                                                                 "multidimensional_index_to_linear_index.index"));
+      },
+      pyb::arg("shape"), pyb::arg("index"), "The element offset of a logical index in the buffer (padding-aware).");
+  m.def(
+      "linear_index_to_multidimensional_index",
+      [](pyb::handle s, pyb::handle linear) {
         return to_tuple(x::linear_index_to_multidimensional_index(
             to_shape(s, "linear_index_to_multidimensional_index.shape"),
             to_int(linear, "linear_index_to_multidimensional_index.linear_index")));
-      }, pyb::arg("shape"), pyb::arg("linear_index"),
+      },
+      pyb::arg("shape"), pyb::arg("linear_index"),
       "The logical index at an element offset; ValidationError outside the buffer or in padding.");
-  m.def("bump_indices", [](pyb::handle s, pyb::handle index) -> pyb::object {
+  m.def(
+      "bump_indices",
+      [](pyb::handle s, pyb::handle index) -> pyb::object {
         auto r = x::bump_indices(to_shape(s, "bump_indices.shape"), to_ints(index, "bump_indices.index"));
         if (!r) return pyb::none();
         return to_tuple(*r);
-      }, pyb::arg("shape"), pyb::arg("index"), "The next index in row-major logical order, or None after the last.");
-  m.def("dimension_stride", [](pyb::handle s, pyb::handle dim) {
+      },
+      pyb::arg("shape"), pyb::arg("index"), "The next index in row-major logical order, or None after the last.");
+  m.def(
+      "dimension_stride",
+      [](pyb::handle s, pyb::handle dim) {
         return x::dimension_stride(to_shape(s, "dimension_stride.shape"), to_int(dim, "dimension_stride.dim"));
-      }, pyb::arg("shape"), pyb::arg("dim"), "Physical stride of a dimension, in elements.");
+      },
+      pyb::arg("shape"), pyb::arg("dim"), "Physical stride of a dimension, in elements.");
   m.def("to_physical", &to_physical, pyb::arg("x"), pyb::arg("shape"),
         "A new 1-d numpy buffer holding x in the shape's layout, padding filled with its padding value "
         "(UNKNOWN_PAD: zeros).");

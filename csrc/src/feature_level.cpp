@@ -9,8 +9,7 @@ namespace strided {
 std::string_view feature_level_name(FeatureLevel level) noexcept {
   switch (level) {
 #define STRIDED_X(name, value, str) \
-  case FeatureLevel::name:          \
-    return str;
+  case FeatureLevel::name: return str;
     STRIDED_FOR_EACH_FEATURE_LEVEL(STRIDED_X)
 #undef STRIDED_X
   }
@@ -23,8 +22,7 @@ bool is_known_feature_level(std::uint32_t value) noexcept {
     STRIDED_FOR_EACH_FEATURE_LEVEL(STRIDED_X)
 #undef STRIDED_X
     return true;
-    default:
-      return false;
+    default: return false;
   }
 }
 

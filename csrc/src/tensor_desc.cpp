@@ -82,8 +82,8 @@ std::vector<std::int64_t> packed_strides(const std::vector<std::int64_t>& sizes,
                                          const std::vector<int>& major_to_minor) {
   const std::size_t n = sizes.size();
   if (major_to_minor.size() != n)
-    throw ValidationError("packed_strides.layout: a permutation must list every dimension once (" +
-                          std::to_string(n) + " dimensions), got " + std::to_string(major_to_minor.size()));
+    throw ValidationError("packed_strides.layout: a permutation must list every dimension once (" + std::to_string(n) +
+                          " dimensions), got " + std::to_string(major_to_minor.size()));
   std::vector<bool> seen(n, false);
   for (int d : major_to_minor) {
     if (d < 0 || static_cast<std::size_t>(d) >= n || seen[static_cast<std::size_t>(d)])
@@ -131,14 +131,9 @@ std::vector<std::int64_t> packed_strides(const std::vector<std::int64_t>& sizes,
 
 TensorDesc::TensorDesc(DataType dtype, std::vector<std::int64_t> sizes, std::vector<std::int64_t> strides,
                        std::uint64_t total_bytes, std::uint32_t alignment, TensorFlags flags)
-    : dtype_(dtype),
-      sizes_(std::move(sizes)),
-      has_strides_(!strides.empty()),
-      total_bytes_(total_bytes),
-      alignment_(alignment),
-      flags_(flags) {
-  if (!is_valid_dtype(dtype_))
-    fail("dtype", "unknown data type " + std::to_string(static_cast<unsigned>(dtype_)));
+    : dtype_(dtype), sizes_(std::move(sizes)), has_strides_(!strides.empty()), total_bytes_(total_bytes),
+      alignment_(alignment), flags_(flags) {
+  if (!is_valid_dtype(dtype_)) fail("dtype", "unknown data type " + std::to_string(static_cast<unsigned>(dtype_)));
   check_sizes(sizes_, "TensorDesc");
   if (has_strides_) {
     if (strides.size() != sizes_.size())
@@ -156,8 +151,8 @@ TensorDesc::TensorDesc(DataType dtype, std::vector<std::int64_t> sizes, std::vec
   strides_ = has_strides_ ? std::move(strides) : packed_strides(sizes_, "NCHW");
   if (total_bytes_ == 0) total_bytes_ = min_bytes_;
   if (total_bytes_ < min_bytes_)
-    fail("total_bytes", std::to_string(total_bytes_) + " is less than the minimum implied size " +
-                            std::to_string(min_bytes_));
+    fail("total_bytes",
+         std::to_string(total_bytes_) + " is less than the minimum implied size " + std::to_string(min_bytes_));
   if (total_bytes_ > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
     fail("total_bytes", "must fit in 63 bits");
   const std::uint32_t item = static_cast<std::uint32_t>(strided::itemsize(dtype_));
@@ -200,13 +195,15 @@ std::string TensorDesc::to_string() const {
 }
 
 bool operator==(const TensorDesc& a, const TensorDesc& b) noexcept {
-  return a.dtype_ == b.dtype_ && a.sizes_ == b.sizes_ && a.strides_ == b.strides_ &&
-         a.total_bytes_ == b.total_bytes_ && a.alignment_ == b.alignment_ && a.flags_ == b.flags_;
+  return a.dtype_ == b.dtype_ && a.sizes_ == b.sizes_ && a.strides_ == b.strides_ && a.total_bytes_ == b.total_bytes_ &&
+         a.alignment_ == b.alignment_ && a.flags_ == b.flags_;
 }
 
 std::size_t TensorDesc::hash() const noexcept {
   std::size_t h = std::hash<unsigned>()(static_cast<unsigned>(dtype_));
-  auto mix = [&h](std::uint64_t v) { h ^= std::hash<std::uint64_t>()(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+  auto mix = [&h](std::uint64_t v) {
+    h ^= std::hash<std::uint64_t>()(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  };
   for (auto s : sizes_) mix(static_cast<std::uint64_t>(s));
   for (auto s : strides_) mix(static_cast<std::uint64_t>(s));
   mix(total_bytes_);

@@ -88,7 +88,8 @@ def _reduction(reduction: Any, fn: str) -> int:
         return _REDUCTIONS[reduction]
     except KeyError:
         raise _ValidationError(
-            f"{fn}.reduction: expected one of 'none', 'add', 'mul', 'min', 'max', got {reduction!r}") from None
+            f"{fn}.reduction: expected one of 'none', 'add', 'mul', 'min', 'max', got {reduction!r}"
+        ) from None
 
 
 def _updates(updates: Any, shape: Tuple[int, ...], dtype: np.dtype, fn: str) -> np.ndarray:
@@ -130,8 +131,10 @@ def _check_range(idx: np.ndarray, bounds: Sequence[int], axes: Sequence[int], na
     if bad.any():
         pos = tuple(int(p) for p in np.argwhere(bad)[0])
         comp = pos[-1] if tuples else 0
-        raise IndexError(f"{name}[{', '.join(map(str, pos))}]: index {int(idx[pos])} is out of range for "
-                         f"axis {axes[comp]} of size {bounds[comp]}")
+        raise IndexError(
+            f"{name}[{', '.join(map(str, pos))}]: index {int(idx[pos])} is out of range for "
+            f"axis {axes[comp]} of size {bounds[comp]}"
+        )
 
 
 def _elements_shape(idx: np.ndarray, a: np.ndarray, ax: int, fn: str) -> None:
@@ -140,7 +143,8 @@ def _elements_shape(idx: np.ndarray, a: np.ndarray, ax: int, fn: str) -> None:
     for d, (i, n) in enumerate(zip(idx.shape, a.shape)):
         if d != ax and i > n:
             raise _ValidationError(
-                f"{fn}.indices.shape[{d}]: must be at most x.shape[{d}] ({n}) off the axis ({ax}), got {i}")
+                f"{fn}.indices.shape[{d}]: must be at most x.shape[{d}] ({n}) off the axis ({ax}), got {i}"
+            )
 
 
 def gather(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarray] = None) -> np.ndarray:
@@ -157,7 +161,7 @@ def gather(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarray] = None
         a = a.reshape(1)
     idx = _indices(indices, "gather")
     ax = _axis(axis, a.ndim, "gather")
-    shape = a.shape[:ax] + idx.shape + a.shape[ax + 1:]
+    shape = a.shape[:ax] + idx.shape + a.shape[ax + 1 :]
     res = _out(out, shape, a.dtype)
     if res.size == 0 or a.size == 0:
         _check_range(idx, (a.shape[ax],), (ax,), "gather.indices", False)
@@ -185,8 +189,7 @@ def gather_elements(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarra
     idx = _indices(indices, "gather_elements")
     ax = _axis(axis, a.ndim, "gather_elements")
     if idx.ndim != a.ndim:
-        raise _ValidationError(
-            f"gather_elements.indices: must have as many dimensions as x ({a.ndim}), got {idx.ndim}")
+        raise _ValidationError(f"gather_elements.indices: must have as many dimensions as x ({a.ndim}), got {idx.ndim}")
     res = _out(out, idx.shape, a.dtype)
     if res.size == 0 or a.size == 0:
         _elements_shape(idx, a, ax, "gather_elements")
@@ -212,18 +215,20 @@ def gather_nd(x: Any, indices: Any, batch_dims: int = 0, out: Optional[np.ndarra
     if r < 1 or q < 1:
         raise _ValidationError("gather_nd: x and indices need at least one dimension each")
     if not 0 <= b < min(r, q):
-        raise _ValidationError(f"gather_nd.batch_dims: {b} must be in [0, min(x.ndim, indices.ndim)) = [0, {min(r, q)})")
+        raise _ValidationError(
+            f"gather_nd.batch_dims: {b} must be in [0, min(x.ndim, indices.ndim)) = [0, {min(r, q)})"
+        )
     L = idx.shape[-1]
     if not 1 <= L <= r - b:
         raise _ValidationError(
-            f"gather_nd.indices: the last dimension ({L}) must be between 1 and x.ndim - batch_dims ({r - b})")
+            f"gather_nd.indices: the last dimension ({L}) must be between 1 and x.ndim - batch_dims ({r - b})"
+        )
     if idx.shape[:b] != a.shape[:b]:
-        raise _ValidationError(
-            f"gather_nd.indices: batch dimensions {idx.shape[:b]} must equal x's {a.shape[:b]}")
-    shape = idx.shape[:-1] + a.shape[b + L:]
+        raise _ValidationError(f"gather_nd.indices: batch dimensions {idx.shape[:b]} must equal x's {a.shape[:b]}")
+    shape = idx.shape[:-1] + a.shape[b + L :]
     res = _out(out, shape, a.dtype)
     if res.size == 0 or a.size == 0:
-        _check_range(idx, a.shape[b:b + L], tuple(range(b, b + L)), "gather_nd.indices", True)
+        _check_range(idx, a.shape[b : b + L], tuple(range(b, b + L)), "gather_nd.indices", True)
         return res
     _run(GATHER_ND, (b, 0), (a, idx), (res,))
     return res
@@ -234,8 +239,9 @@ def _scatter_prologue(fn: str, x: Any, indices: Any, reduction: Any) -> Tuple[np
     return a, _indices(indices, fn), _reduction(reduction, fn)
 
 
-def scatter(x: Any, indices: Any, updates: Any, axis: int = 0, reduction: str = "none",
-            out: Optional[np.ndarray] = None) -> np.ndarray:
+def scatter(
+    x: Any, indices: Any, updates: Any, axis: int = 0, reduction: str = "none", out: Optional[np.ndarray] = None
+) -> np.ndarray:
     """ONNX ScatterElements (DirectML Scatter): ``out = x``, then for every coordinate ``c`` of
     ``indices`` ``out[c with c[axis] = indices[c]] = updates[c]`` in row-major order (the last
     duplicate wins), or combined with ``reduction``. ``out=x`` scatters in place. ``indices`` has
@@ -263,8 +269,9 @@ def scatter(x: Any, indices: Any, updates: Any, axis: int = 0, reduction: str = 
     return res
 
 
-def scatter_nd(x: Any, indices: Any, updates: Any, reduction: str = "none",
-               out: Optional[np.ndarray] = None) -> np.ndarray:
+def scatter_nd(
+    x: Any, indices: Any, updates: Any, reduction: str = "none", out: Optional[np.ndarray] = None
+) -> np.ndarray:
     """ONNX ScatterND: ``out = x``, then ``out[indices[t]] = updates[t]`` for every index tuple
     ``t`` in row-major order (the last duplicate wins), or combined with ``reduction``.
     ``updates`` broadcasts to ``indices.shape[:-1] + x.shape[indices.shape[-1]:]``.

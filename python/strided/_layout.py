@@ -23,8 +23,7 @@ import numpy as np
 
 from . import _core
 
-__all__ = ["Cell", "MemoryMap", "attach", "describe", "describe_shape", "memory_map", "plot_layout",
-           "shape_memory_map"]
+__all__ = ["Cell", "MemoryMap", "attach", "describe", "describe_shape", "memory_map", "plot_layout", "shape_memory_map"]
 
 #: Cells drawn by default; the rest of a long buffer is summarised in one line.
 DEFAULT_MAX_CELLS = 64
@@ -81,8 +80,10 @@ def _values_grid(values: Any, sizes: Sequence[int]) -> Optional[np.ndarray]:
         return vals
     if vals.ndim == 1 and vals.size == count:
         return vals.reshape(shape)
-    raise ValueError(f"values: shape {vals.shape} must equal the tensor's sizes {shape}, or be a flat "
-                     f"sequence (or string) of {count} labels in row-major order")
+    raise ValueError(
+        f"values: shape {vals.shape} must equal the tensor's sizes {shape}, or be a flat "
+        f"sequence (or string) of {count} labels in row-major order"
+    )
 
 
 def _build_map(
@@ -164,8 +165,10 @@ def memory_map(desc: Any, values: Any = None, *, max_cells: int = DEFAULT_MAX_CE
     itemsize = int(np.dtype(desc.dtype.name.lower()).itemsize)
     total = int(desc.total_bytes) // itemsize
     cells, notes = _build_map(sizes, strides, total, values, max_cells, "x")
-    title = (f"{desc.dtype.name} sizes {tuple(sizes)} strides {tuple(strides)}: "
-             f"{total} elements ({int(desc.total_bytes)} bytes) hold {int(np.prod(sizes))} logical elements")
+    title = (
+        f"{desc.dtype.name} sizes {tuple(sizes)} strides {tuple(strides)}: "
+        f"{total} elements ({int(desc.total_bytes)} bytes) hold {int(np.prod(sizes))} logical elements"
+    )
     return MemoryMap(title, cells, total, "x", "padding (no element)", notes)
 
 
@@ -351,8 +354,9 @@ def plot_layout(
         from matplotlib.figure import Figure
         from matplotlib.patches import Patch, Rectangle
     except ImportError as e:
-        raise ImportError("strided.plot_layout needs matplotlib: pip install matplotlib "
-                          "(or the 'plot' extra: pip install '.[plot]')") from e
+        raise ImportError(
+            "strided.plot_layout needs matplotlib: pip install matplotlib (or the 'plot' extra: pip install '.[plot]')"
+        ) from e
     is_shape = hasattr(desc, "layout") and hasattr(desc, "dimensions")
     if is_shape:
         m = shape_memory_map(desc, values, max_cells=max_cells)
@@ -374,17 +378,23 @@ def plot_layout(
     handles = []
     for k in kinds:
         if k == "element":
-            handles.append(Patch(facecolor=_shade(0.5), edgecolor="black",
-                                 label="element (light to dark: logical row-major order)"))
+            handles.append(
+                Patch(
+                    facecolor=_shade(0.5), edgecolor="black", label="element (light to dark: logical row-major order)"
+                )
+            )
         elif k == "broadcast":
-            handles.append(Patch(facecolor=_KIND_COLOURS[k], edgecolor="black",
-                                 label="broadcast, stride-0 dimension (*)"))
+            handles.append(
+                Patch(facecolor=_KIND_COLOURS[k], edgecolor="black", label="broadcast, stride-0 dimension (*)")
+            )
         elif k == "overlap":
-            handles.append(Patch(facecolor=_KIND_COLOURS[k], edgecolor="black",
-                                 label="shared by several coordinates"))
+            handles.append(Patch(facecolor=_KIND_COLOURS[k], edgecolor="black", label="shared by several coordinates"))
         else:
-            handles.append(Patch(facecolor=_KIND_COLOURS[k], edgecolor="#999999", hatch="///",
-                                 label=f"{m.pad_meaning}: {m.pad_mark}"))
+            handles.append(
+                Patch(
+                    facecolor=_KIND_COLOURS[k], edgecolor="#999999", hatch="///", label=f"{m.pad_meaning}: {m.pad_mark}"
+                )
+            )
 
     # Box size in inches: at most 0.6, the grid at most 12 wide and 36 tall (a caller's axes:
     # what fits in them).
@@ -401,8 +411,7 @@ def plot_layout(
     texts = [c.label.replace("/", "\n") if c.kind == "overlap" else c.label for c in m.cells]
     longest = max((len(part) for t in texts for part in t.split("\n")), default=1)
     most_lines = max((t.count("\n") + 1 for t in texts), default=1)
-    label_pt = min(10.0, cell_pt * 0.42, cell_pt * 0.86 / (0.62 * max(longest, 1)),
-                   cell_pt * 0.8 / (1.25 * most_lines))
+    label_pt = min(10.0, cell_pt * 0.42, cell_pt * 0.86 / (0.62 * max(longest, 1)), cell_pt * 0.8 / (1.25 * most_lines))
     notes = list(m.notes)
     if label_pt < 4.5:
         notes.append("(labels left out: boxes too small; shades show the order, axes the offsets)")
@@ -431,26 +440,58 @@ def plot_layout(
     # Elements shade along the logical order of those shown (a truncated map spans its own range).
     order = {i: _logical_index(c, sizes) for i, c in enumerate(m.cells) if c.kind == "element"}
     lo, hi = (min(order.values()), max(order.values())) if order else (0, 0)
-    faces = [_shade((order[i] - lo) / max(hi - lo, 1)) if i in order else _KIND_COLOURS[c.kind]
-             for i, c in enumerate(m.cells)]
+    faces = [
+        _shade((order[i] - lo) / max(hi - lo, 1)) if i in order else _KIND_COLOURS[c.kind]
+        for i, c in enumerate(m.cells)
+    ]
     pads = [b for b, c in zip(boxes, m.cells) if c.kind == "padding"]
     fills = [(b, f) for b, f, c in zip(boxes, faces, m.cells) if c.kind != "padding"]
     if fills:
         ax.add_collection(PatchCollection([b for b, _ in fills], facecolors=[f for _, f in fills], linewidths=0))
     if pads:
-        ax.add_collection(PatchCollection(pads, facecolors=_KIND_COLOURS["padding"], edgecolors="#b0b0b0",
-                                          hatch="///" if cell_pt >= 9 else None, linewidths=0))
-    ax.add_collection(PatchCollection(boxes, facecolors="none", edgecolors="#404040" if cell_pt >= 12 else "white",
-                                      linewidths=min(0.8, max(0.2, cell_pt / 40))))
+        ax.add_collection(
+            PatchCollection(
+                pads,
+                facecolors=_KIND_COLOURS["padding"],
+                edgecolors="#b0b0b0",
+                hatch="///" if cell_pt >= 9 else None,
+                linewidths=0,
+            )
+        )
+    ax.add_collection(
+        PatchCollection(
+            boxes,
+            facecolors="none",
+            edgecolors="#404040" if cell_pt >= 12 else "white",
+            linewidths=min(0.8, max(0.2, cell_pt / 40)),
+        )
+    )
     if label_pt >= 4.5:
         for i, t in enumerate(texts):
-            ax.text(i % cols + 0.5, i // cols + 0.55, t, ha="center", va="center", fontsize=label_pt,
-                    family="monospace", gid="label", linespacing=1.1)
+            ax.text(
+                i % cols + 0.5,
+                i // cols + 0.55,
+                t,
+                ha="center",
+                va="center",
+                fontsize=label_pt,
+                family="monospace",
+                gid="label",
+                linespacing=1.1,
+            )
     if cell_pt >= 30 and n <= 128:  # each box's own offset; bigger maps have the axes only
         offset_pt = min(6.5, cell_pt * 0.17)
         for i, c in enumerate(m.cells):
-            ax.text(i % cols + 0.06, i // cols + 0.06, str(c.offset), ha="left", va="top", fontsize=offset_pt,
-                    color="dimgray", gid="offset")
+            ax.text(
+                i % cols + 0.06,
+                i // cols + 0.06,
+                str(c.offset),
+                ha="left",
+                va="top",
+                fontsize=offset_pt,
+                color="dimgray",
+                gid="offset",
+            )
 
     ax.set_xlim(0, cols)
     ax.set_ylim(rows, 0)  # offset 0 top left, rows downwards
@@ -467,8 +508,16 @@ def plot_layout(
     ax.tick_params(length=0, pad=2)
     ax.set_ylabel("offset of row start", fontsize=7)
     ax.set_title("\n".join(title_lines), fontsize=9, pad=14)
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=legend_cols, fontsize=7.5,
-              frameon=False, borderaxespad=0.3, handlelength=1.6)
+    ax.legend(
+        handles=handles,
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.0),
+        ncol=legend_cols,
+        fontsize=7.5,
+        frameon=False,
+        borderaxespad=0.3,
+        handlelength=1.6,
+    )
     if path is not None:
         # The figure's margins already hold the title and the legend: no "tight" pass (a second
         # full draw). A caller's figure is saved as the caller laid it out.

@@ -10,8 +10,17 @@ import numpy as np
 from . import _core
 
 _ITEMSIZE = {
-    "FLOAT32": 4, "FLOAT16": 2, "UINT32": 4, "UINT16": 2, "UINT8": 1, "INT32": 4,
-    "INT16": 2, "INT8": 1, "FLOAT64": 8, "UINT64": 8, "INT64": 8,
+    "FLOAT32": 4,
+    "FLOAT16": 2,
+    "UINT32": 4,
+    "UINT16": 2,
+    "UINT8": 1,
+    "INT32": 4,
+    "INT16": 2,
+    "INT8": 1,
+    "FLOAT64": 8,
+    "UINT64": 8,
+    "INT64": 8,
 }
 
 

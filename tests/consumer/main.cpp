@@ -8,12 +8,12 @@
 using namespace strided;
 
 static int failures = 0;
-#define EXPECT(cond)                                            \
-  do {                                                          \
-    if (!(cond)) {                                              \
-      std::fprintf(stderr, "consumer: FAILED %s\n", #cond);     \
-      ++failures;                                               \
-    }                                                           \
+#define EXPECT(cond)                                        \
+  do {                                                      \
+    if (!(cond)) {                                          \
+      std::fprintf(stderr, "consumer: FAILED %s\n", #cond); \
+      ++failures;                                           \
+    }                                                       \
   } while (0)
 
 int main() {

@@ -83,15 +83,14 @@ void index_functions() {
   // gather_nd: points (2, 1) and (0, 3)
   const std::vector<std::int32_t> pts{2, 1, 0, 3};
   std::vector<float> gn(2, -1);
-  gather_nd(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT32, pts.data(), {2, 2}, {8, 4}},
-            out(gn, {2}, {F}));
+  gather_nd(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT32, pts.data(), {2, 2}, {8, 4}}, out(gn, {2}, {F}));
   CHECK(gn == (std::vector<float>{9, 3}));
   // scatter_nd in place with ADD and a duplicate point
   std::vector<float> y = x;
   const std::vector<std::int32_t> dup{1, 1, 1, 1};
   const std::vector<float> upd{10, 20};
-  scatter_nd(in(y, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT32, dup.data(), {2, 2}, {8, 4}},
-             in(upd, {2}, {F}), out(y, {3, 4}, {4 * F, F}), ScatterReduction::ADD);
+  scatter_nd(in(y, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT32, dup.data(), {2, 2}, {8, 4}}, in(upd, {2}, {F}),
+             out(y, {3, 4}, {4 * F, F}), ScatterReduction::ADD);
   CHECK_EQ(y[5], 5.0f + 30.0f);
   CHECK_EQ(y[4], 4.0f);
   // scatter along axis 0: column 0 of rows idx -> the last duplicate wins
@@ -133,8 +132,8 @@ void empty_arrays() {
   CHECK(o == x);
   // A gather of no indices writes nothing, and still checks the result's shape.
   std::vector<float> g(4, -1);
-  gather(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT64, none.data(), {0}, {8}},
-         out(g, {0, 4}, {4 * F, F}), 0);
+  gather(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT64, none.data(), {0}, {8}}, out(g, {0, 4}, {4 * F, F}),
+         0);
   CHECK_THROWS(gather(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT64, none.data(), {0}, {8}},
                       out(g, {4, 0}, {0, F}), 0),
                ValidationError, "expected shape (0, 4)");

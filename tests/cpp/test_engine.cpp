@@ -197,11 +197,11 @@ void big_case(std::size_t w, const V& sizes, const V& ss, const V& ds, std::size
     for (int threads : {1, 2}) {
       std::fill(a.begin(), a.end(), std::byte{0});
       copy_strided(w, sizes, src.data() + soff, ss, a.data() + doff, ds, threads);
-      if (a == b)
-        ++check::passes();
+      if (a == b) ++check::passes();
       else
-        check::fail(__FILE__, __LINE__, "big case, target " + t + ", threads " + std::to_string(threads) + ": " +
-                                            P(plan_copy(w, sizes, ss, ds)).describe());
+        check::fail(__FILE__, __LINE__,
+                    "big case, target " + t + ", threads " + std::to_string(threads) + ": " +
+                        P(plan_copy(w, sizes, ss, ds)).describe());
     }
   }
 }

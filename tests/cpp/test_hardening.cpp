@@ -34,7 +34,8 @@ void race(bool scatter, bool narrow) {
   for (auto& v : x) v = static_cast<float>(rng() % 1000);
   for (auto& v : idx) v = static_cast<std::int64_t>(rng() % R);
   const TensorDesc tf(DataType::FLOAT32, {R, C}), ti(DataType::INT64, {R, C});
-  const CompiledOperator op = scatter ? compile(ScatterDesc{tf, ti, tf, tf, 0}) : compile(GatherElementsDesc{tf, ti, tf, 0});
+  const CompiledOperator op =
+      scatter ? compile(ScatterDesc{tf, ti, tf, tf, 0}) : compile(GatherElementsDesc{tf, ti, tf, 0});
   std::atomic<bool> stop{false};
   volatile std::int64_t* vi = idx.data();  // the flipper's writes are not optimised away
   std::thread flipper([&] {

@@ -60,16 +60,24 @@ void spec_gathers() {
   {
     std::vector<float> in{0, 1, 2, 3}, out(4, -1);
     std::vector<std::uint32_t> idx{1, 0};
-    GatherNDDesc d{TensorDesc(DataType::FLOAT32, {2, 2}), TensorDesc(DataType::UINT32, {2, 1}),
-                   TensorDesc(DataType::FLOAT32, {2, 2}), 2, 2, 0};
+    GatherNDDesc d{TensorDesc(DataType::FLOAT32, {2, 2}),
+                   TensorDesc(DataType::UINT32, {2, 1}),
+                   TensorDesc(DataType::FLOAT32, {2, 2}),
+                   2,
+                   2,
+                   0};
     compile(d).execute({cb(in), cb(idx)}, {bb(out)});
     CHECK(out == (std::vector<float>{2, 3, 0, 1}));
   }
   {
     std::vector<float> in{1, 2, 3, 4, 5, 6, 7, 8}, upd{9, 10, 11, 12}, out(8, -1);
     std::vector<std::uint32_t> idx{4, 3, 1, 7};
-    ScatterNDDesc d{TensorDesc(DataType::FLOAT32, {1, 8}), TensorDesc(DataType::UINT32, {4, 1}),
-                    TensorDesc(DataType::FLOAT32, {1, 4}), TensorDesc(DataType::FLOAT32, {1, 8}), 1, 2};
+    ScatterNDDesc d{TensorDesc(DataType::FLOAT32, {1, 8}),
+                    TensorDesc(DataType::UINT32, {4, 1}),
+                    TensorDesc(DataType::FLOAT32, {1, 4}),
+                    TensorDesc(DataType::FLOAT32, {1, 8}),
+                    1,
+                    2};
     compile(d).execute({cb(in), cb(idx), cb(upd)}, {bb(out)});
     CHECK(out == (std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12}));
   }
@@ -117,8 +125,12 @@ void index_errors_write_nothing() {
 
   std::vector<std::uint32_t> nd_idx{1, 0, 2, 1};  // (1,0) fine, (2,1) bad in component 0
   std::vector<float> nd_in{0, 1, 2, 3}, nd_out(2, -7);
-  GatherNDDesc g{TensorDesc(DataType::FLOAT32, {2, 2}), TensorDesc(DataType::UINT32, {2, 2}),
-                 TensorDesc(DataType::FLOAT32, {1, 2}), 2, 2, 0};
+  GatherNDDesc g{TensorDesc(DataType::FLOAT32, {2, 2}),
+                 TensorDesc(DataType::UINT32, {2, 2}),
+                 TensorDesc(DataType::FLOAT32, {1, 2}),
+                 2,
+                 2,
+                 0};
   CHECK_THROWS(compile(g).execute({cb(nd_in), cb(nd_idx)}, {bb(nd_out)}), IndexError,
                "gather_nd.indices[1, 0]: index 2 is out of range for axis 0 of size 2");
   CHECK(nd_out[0] == -7 && nd_out[1] == -7);

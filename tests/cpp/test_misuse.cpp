@@ -30,8 +30,7 @@ void expect(F&& f, const std::string& needle, const char* what) {
   } catch (const E& e) {
     if (std::string(e.what()).find(needle) == std::string::npos)
       check::fail(__FILE__, __LINE__, std::string(what) + ": message '" + e.what() + "' lacks '" + needle + "'");
-    else
-      ++check::passes();
+    else ++check::passes();
   } catch (const std::exception& e) {
     check::fail(__FILE__, __LINE__, std::string(what) + ": wrong exception type: " + e.what());
   }
@@ -304,14 +303,17 @@ void xla_misuse() {
   EXPECT(ValidationError, dimension_stride(ok, kMin), "");
   Bytes dst(24), dst_short(23);
   float src[6] = {1, 2, 3, 4, 5, 6};
-  EXPECT(BufferError, relayout(ok, src, 23, make_shape_with_layout(PrimitiveType::F32, {2, 3}, {0, 1}),
-                               dst.v.data(), dst.v.size()), "");
-  EXPECT(BufferError, relayout(ok, src, sizeof src, make_shape_with_layout(PrimitiveType::F32, {2, 3}, {0, 1}),
-                               dst_short.v.data(), dst_short.v.size()), "");
-  EXPECT(ValidationError, relayout(ok, src, sizeof src, make_shape(PrimitiveType::S32, {2, 3}), dst.v.data(),
-                                   dst.v.size()), "");
-  EXPECT(ValidationError, relayout(ok, src, sizeof src, make_shape(PrimitiveType::F32, {3, 2}), dst.v.data(),
-                                   dst.v.size()), "");
+  EXPECT(BufferError,
+         relayout(ok, src, 23, make_shape_with_layout(PrimitiveType::F32, {2, 3}, {0, 1}), dst.v.data(), dst.v.size()),
+         "");
+  EXPECT(BufferError,
+         relayout(ok, src, sizeof src, make_shape_with_layout(PrimitiveType::F32, {2, 3}, {0, 1}), dst_short.v.data(),
+                  dst_short.v.size()),
+         "");
+  EXPECT(ValidationError,
+         relayout(ok, src, sizeof src, make_shape(PrimitiveType::S32, {2, 3}), dst.v.data(), dst.v.size()), "");
+  EXPECT(ValidationError,
+         relayout(ok, src, sizeof src, make_shape(PrimitiveType::F32, {3, 2}), dst.v.data(), dst.v.size()), "");
   EXPECT(BufferError, pack(ok, src, {12, 4}, dst_short.v.data(), dst_short.v.size()), "");
   EXPECT(BufferError, fill_padding(ok, dst_short.v.data(), dst_short.v.size()), "");
   CHECK(dst.all_canary() && dst_short.all_canary());

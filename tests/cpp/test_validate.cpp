@@ -255,8 +255,8 @@ static void fuzz() {
         case 8:
           return ScatterDesc{tensor(), tensor(), tensor(), tensor(), val(), static_cast<ScatterReduction>(pick(0, 6))};
         default:
-          return ScatterNDDesc{tensor(), tensor(), tensor(), tensor(), val(), val(),
-                               static_cast<ScatterReduction>(pick(0, 6))};
+          return ScatterNDDesc{
+              tensor(), tensor(), tensor(), tensor(), val(), val(), static_cast<ScatterReduction>(pick(0, 6))};
       }
     };
     const AnyDesc d = make();

@@ -132,8 +132,9 @@ void check_relayout_ref(PrimitiveType t, PaddingValue pv, T pad) {
         // physical offset with minor_to_major {1,0,2}: b fastest, then a, then c.
         const std::size_t off = static_cast<std::size_t>(b + 3 * (a + 4 * c));
         const bool logical = a < 3 && b < 2 && c < 4;
-        const T want = logical ? in[static_cast<std::size_t>(a * 8 + b * 4 + c)]
-                               : pv == PaddingValue::UNKNOWN_PAD ? sentinel : pad;
+        const T want = logical                           ? in[static_cast<std::size_t>(a * 8 + b * 4 + c)]
+                       : pv == PaddingValue::UNKNOWN_PAD ? sentinel
+                                                         : pad;
         CHECK(std::memcmp(&out[off], &want, sizeof(T)) == 0);
       }
 }
@@ -167,8 +168,8 @@ void test_relayout() {
   relayout(make_shape(PrimitiveType::F32, {}), &one, 4, make_shape(PrimitiveType::F32, {}), &got, 4);
   CHECK_EQ(got, 3.5f);
   float pad[4] = {9, 9, 9, 9};
-  relayout(make_shape(PrimitiveType::F32, {0, 2}), nullptr, 0, Shape(PrimitiveType::F32, {0, 2}, Layout({1, 0}, {2, 2}, PaddingValue::ONE_PAD)),
-           pad, 16);
+  relayout(make_shape(PrimitiveType::F32, {0, 2}), nullptr, 0,
+           Shape(PrimitiveType::F32, {0, 2}, Layout({1, 0}, {2, 2}, PaddingValue::ONE_PAD)), pad, 16);
   CHECK(pad[0] == 1 && pad[1] == 1 && pad[2] == 1 && pad[3] == 1);
 }
 

@@ -46,8 +46,7 @@ void slice(const ConstArrayView& x, const ArrayView& out, const std::vector<std:
 /// Gather (numpy take): out has sizes x[:axis] + indices + x[axis+1:].
 void gather(const ConstArrayView& x, const ConstArrayView& indices, const ArrayView& out, std::int64_t axis);
 /// GatherElements: out[c] = x[c with c[axis] = indices[c]]; out has indices' sizes.
-void gather_elements(const ConstArrayView& x, const ConstArrayView& indices, const ArrayView& out,
-                     std::int64_t axis);
+void gather_elements(const ConstArrayView& x, const ConstArrayView& indices, const ArrayView& out, std::int64_t axis);
 /// GatherND with `batch_dims` leading batch dimensions.
 void gather_nd(const ConstArrayView& x, const ConstArrayView& indices, const ArrayView& out,
                std::int64_t batch_dims = 0);

@@ -10,17 +10,17 @@ namespace strided {
 // X(NAME, value, bytes, lower-case name, C++ storage type). Values are DirectML's
 // DML_TENSOR_DATA_TYPE numbers: they are API, keep them. FLOAT16 is stored as raw uint16_t
 // bits: data movement never interprets it; reductions convert through float.
-#define STRIDED_FOR_EACH_DTYPE(X)                 \
-  X(FLOAT32, 1, 4, "float32", float)              \
-  X(FLOAT16, 2, 2, "float16", std::uint16_t)      \
-  X(UINT32, 3, 4, "uint32", std::uint32_t)        \
-  X(UINT16, 4, 2, "uint16", std::uint16_t)        \
-  X(UINT8, 5, 1, "uint8", std::uint8_t)           \
-  X(INT32, 6, 4, "int32", std::int32_t)           \
-  X(INT16, 7, 2, "int16", std::int16_t)           \
-  X(INT8, 8, 1, "int8", std::int8_t)              \
-  X(FLOAT64, 9, 8, "float64", double)             \
-  X(UINT64, 10, 8, "uint64", std::uint64_t)       \
+#define STRIDED_FOR_EACH_DTYPE(X)            \
+  X(FLOAT32, 1, 4, "float32", float)         \
+  X(FLOAT16, 2, 2, "float16", std::uint16_t) \
+  X(UINT32, 3, 4, "uint32", std::uint32_t)   \
+  X(UINT16, 4, 2, "uint16", std::uint16_t)   \
+  X(UINT8, 5, 1, "uint8", std::uint8_t)      \
+  X(INT32, 6, 4, "int32", std::int32_t)      \
+  X(INT16, 7, 2, "int16", std::int16_t)      \
+  X(INT8, 8, 1, "int8", std::int8_t)         \
+  X(FLOAT64, 9, 8, "float64", double)        \
+  X(UINT64, 10, 8, "uint64", std::uint64_t)  \
   X(INT64, 11, 8, "int64", std::int64_t)
 
 /// DML_TENSOR_DATA_TYPE. UNKNOWN (0) is never valid: every function taking a DataType throws
@@ -39,12 +39,10 @@ inline constexpr int kDataTypeCount = 11;
 constexpr std::size_t itemsize(DataType t) noexcept {
   switch (t) {
 #define STRIDED_X(name, value, bytes, str, type) \
-  case DataType::name:                           \
-    return bytes;
+  case DataType::name: return bytes;
     STRIDED_FOR_EACH_DTYPE(STRIDED_X)
 #undef STRIDED_X
-    default:
-      return 0;
+    default: return 0;
   }
 }
 
@@ -52,12 +50,10 @@ constexpr std::size_t itemsize(DataType t) noexcept {
 constexpr std::string_view dtype_name(DataType t) noexcept {
   switch (t) {
 #define STRIDED_X(name, value, bytes, str, type) \
-  case DataType::name:                           \
-    return str;
+  case DataType::name: return str;
     STRIDED_FOR_EACH_DTYPE(STRIDED_X)
 #undef STRIDED_X
-    default:
-      return "unknown";
+    default: return "unknown";
   }
 }
 
@@ -65,12 +61,10 @@ constexpr std::string_view dtype_name(DataType t) noexcept {
 constexpr std::string_view dtype_enum_name(DataType t) noexcept {
   switch (t) {
 #define STRIDED_X(name, value, bytes, str, type) \
-  case DataType::name:                           \
-    return #name;
+  case DataType::name: return #name;
     STRIDED_FOR_EACH_DTYPE(STRIDED_X)
 #undef STRIDED_X
-    default:
-      return "UNKNOWN";
+    default: return "UNKNOWN";
   }
 }
 
@@ -106,12 +100,10 @@ template <class F>
 decltype(auto) dispatch_dtype(DataType t, F&& f) {
   switch (t) {
 #define STRIDED_X(name, value, bytes, str, type) \
-  case DataType::name:                           \
-    return f(type{});
+  case DataType::name: return f(type{});
     STRIDED_FOR_EACH_DTYPE(STRIDED_X)
 #undef STRIDED_X
-    default:
-      throw ValidationError("dtype: unknown data type " + std::to_string(static_cast<unsigned>(t)));
+    default: throw ValidationError("dtype: unknown data type " + std::to_string(static_cast<unsigned>(t)));
   }
 }
 }  // namespace strided

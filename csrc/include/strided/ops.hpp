@@ -28,7 +28,7 @@ namespace strided {
   X(GatherElements, index)     \
   X(GatherND, index)           \
   X(Scatter, index)            \
-  X(ScatterND, index)            \
+  X(ScatterND, index)          \
   X(Cast, copy)
 
 /// How a field is passed when a description is built from Python (keyword-only fields follow
@@ -40,11 +40,11 @@ enum class FieldUse { Required, Optional, KeywordOnly };
 template <class D, class T>
 struct DescField {
   const char* name;
-  T D::*member;
+  T D::* member;
   FieldUse use;
 };
 template <class D, class T>
-constexpr DescField<D, T> desc_field(const char* name, T D::*member, FieldUse use = FieldUse::Required) {
+constexpr DescField<D, T> desc_field(const char* name, T D::* member, FieldUse use = FieldUse::Required) {
   return {name, member, use};
 }
 
@@ -228,10 +228,8 @@ struct ScatterNDDesc {
       "DML_SCATTER_ND_OPERATOR_DESC (ONNX ScatterND). reduction other than 'none' is a strided extension, valid at "
       "no DirectML feature level.";
   static constexpr auto fields() {
-    return std::make_tuple(desc_field("input", &ScatterNDDesc::input),
-                           desc_field("indices", &ScatterNDDesc::indices),
-                           desc_field("updates", &ScatterNDDesc::updates),
-                           desc_field("output", &ScatterNDDesc::output),
+    return std::make_tuple(desc_field("input", &ScatterNDDesc::input), desc_field("indices", &ScatterNDDesc::indices),
+                           desc_field("updates", &ScatterNDDesc::updates), desc_field("output", &ScatterNDDesc::output),
                            desc_field("input_dimension_count", &ScatterNDDesc::input_dimension_count),
                            desc_field("indices_dimension_count", &ScatterNDDesc::indices_dimension_count),
                            desc_field("reduction", &ScatterNDDesc::reduction, FieldUse::KeywordOnly));

@@ -26,8 +26,7 @@ std::uint64_t calc_buffer_tensor_size(DataType dtype, const std::vector<std::int
 /// count), "NHWC" (channel last; 4-d and 5-d only). Example: sizes {1,1,3,5} -> NCHW
 /// {15,15,5,1}, NHWC {15,1,5,1}. Throws ValidationError on a negative size, overflow, an
 /// unknown layout name, or "NHWC" with other than 4 or 5 dimensions.
-std::vector<std::int64_t> packed_strides(const std::vector<std::int64_t>& sizes,
-                                         const std::string& layout = "NCHW");
+std::vector<std::int64_t> packed_strides(const std::vector<std::int64_t>& sizes, const std::string& layout = "NCHW");
 /// Packed strides for the dimension order `major_to_minor` (a permutation of 0..n-1, most
 /// major first: {0,1,2,3} is NCHW, {0,2,3,1} is NHWC). Throws ValidationError when it is not a
 /// permutation of 0..sizes.size()-1, on a negative size, or on overflow.
@@ -43,8 +42,7 @@ class TensorDesc {
   /// Throws ValidationError naming "TensorDesc.<field>" and the rule.
   /// `strides` empty = packed row-major; `total_bytes` 0 = the minimum implied size.
   TensorDesc(DataType dtype, std::vector<std::int64_t> sizes, std::vector<std::int64_t> strides = {},
-             std::uint64_t total_bytes = 0, std::uint32_t alignment = 0,
-             TensorFlags flags = TensorFlags::NONE);
+             std::uint64_t total_bytes = 0, std::uint32_t alignment = 0, TensorFlags flags = TensorFlags::NONE);
 
   // Accessors never throw.
   DataType dtype() const noexcept { return dtype_; }

@@ -76,13 +76,14 @@ void Rules::axis_in_range(const std::string& field, i64 axis, int n) const {
   if (axis < 0 || axis >= n) fail(field, str(axis) + " is out of range for " + str(n) + " dimensions");
 }
 void Rules::count_in_range(const std::string& field, i64 v, i64 lo, i64 hi, const std::string& what) const {
-  if (v < lo || v > hi) fail(field, str(v) + " is out of range: must be " + str(lo) + " to " + str(hi) + " (" + what + ")");
+  if (v < lo || v > hi)
+    fail(field, str(v) + " is out of range: must be " + str(lo) + " to " + str(hi) + " (" + what + ")");
 }
 void Rules::same_ndim(const std::string& field, const TensorDesc& t, const std::string& ref_field,
                       const TensorDesc& ref) const {
   if (t.ndim() != ref.ndim())
-    fail(field + ".sizes", "must have the same dimension count as " + ref_field + " (" + str(ref.ndim()) + "), got " +
-                               str(t.ndim()));
+    fail(field + ".sizes",
+         "must have the same dimension count as " + ref_field + " (" + str(ref.ndim()) + "), got " + str(t.ndim()));
 }
 void Rules::same_dtype(const std::string& field, const TensorDesc& t, const std::string& ref_field,
                        const TensorDesc& ref) const {
@@ -92,8 +93,8 @@ void Rules::same_dtype(const std::string& field, const TensorDesc& t, const std:
 void Rules::same_size(const std::string& field, const TensorDesc& t, const std::string& ref_field,
                       const TensorDesc& ref, std::size_t i) const {
   if (t.sizes()[i] != ref.sizes()[i])
-    fail(field_at(field + ".sizes", i), "must equal " + field_at(ref_field + ".sizes", i) + " (" +
-                                            str(ref.sizes()[i]) + "), got " + str(t.sizes()[i]));
+    fail(field_at(field + ".sizes", i), "must equal " + field_at(ref_field + ".sizes", i) + " (" + str(ref.sizes()[i]) +
+                                            "), got " + str(t.sizes()[i]));
 }
 void Rules::same_sizes(const std::string& field, const TensorDesc& t, const std::string& ref_field,
                        const TensorDesc& ref) const {
@@ -188,9 +189,8 @@ void Rules::parts_along_axis(const std::string& one_field, const TensorDesc& one
 void Rules::elements_indices(const TensorDesc& idx, const TensorDesc& in, i64 axis) const {
   for (std::size_t i = 0; i < idx.sizes().size(); ++i)
     if (i != static_cast<std::size_t>(axis) && idx.sizes()[i] > in.sizes()[i])
-      fail(field_at("indices.sizes", i), "must be at most " + field_at("input.sizes", i) + " (" +
-                                             str(in.sizes()[i]) + ") off the axis (" + str(axis) + "), got " +
-                                             str(idx.sizes()[i]));
+      fail(field_at("indices.sizes", i), "must be at most " + field_at("input.sizes", i) + " (" + str(in.sizes()[i]) +
+                                             ") off the axis (" + str(axis) + "), got " + str(idx.sizes()[i]));
 }
 
 std::vector<i64> Rules::tuple_indices(const TensorDesc& input, const TensorDesc& indices, i64 idc, i64 iic,
@@ -211,12 +211,13 @@ std::vector<i64> Rules::tuple_indices(const TensorDesc& input, const TensorDesc&
   const i64 k = indices.sizes()[nn - 1];
   if (k > idc - batch)
     fail(field_at("indices.sizes", nn - 1), "the index tuple size must be at most input_dimension_count - "
-                                            "batch_dimension_count (" + str(idc - batch) + "), got " + str(k));
+                                            "batch_dimension_count (" +
+                                                str(idc - batch) + "), got " + str(k));
   const std::size_t in0 = nn - static_cast<std::size_t>(idc), ix0 = nn - static_cast<std::size_t>(iic);
   for (std::size_t b = 0; b < static_cast<std::size_t>(batch); ++b)
     if (indices.sizes()[ix0 + b] != input.sizes()[in0 + b])
-      fail(field_at("indices.sizes", ix0 + b), "batch dimension " + str(b) + " must equal input.sizes[" +
-                                                   str(in0 + b) + "] (" + str(input.sizes()[in0 + b]) + "), got " +
+      fail(field_at("indices.sizes", ix0 + b), "batch dimension " + str(b) + " must equal input.sizes[" + str(in0 + b) +
+                                                   "] (" + str(input.sizes()[in0 + b]) + "), got " +
                                                    str(indices.sizes()[ix0 + b]));
   std::vector<i64> e(indices.sizes().begin() + static_cast<std::ptrdiff_t>(ix0), indices.sizes().end() - 1);
   e.insert(e.end(), input.sizes().begin() + static_cast<std::ptrdiff_t>(in0 + static_cast<std::size_t>(batch + k)),
@@ -243,12 +244,12 @@ void Rules::level_rules(const LevelTable& table, const std::vector<Named>& tenso
       if (!(index_types(l) & dtype_bit(t.dtype())))
         fail(x.field + ".dtype", dt(t.dtype()) + " indices need feature level 3_0" + validating());
     } else if (!(r->dtypes & dtype_bit(t.dtype()))) {
-      fail(x.field + ".dtype", dt(t.dtype()) + " needs feature level " + lv(needs_dtype(table, t.dtype())) +
-                                   validating());
+      fail(x.field + ".dtype",
+           dt(t.dtype()) + " needs feature level " + lv(needs_dtype(table, t.dtype())) + validating());
     }
     if (t.element_count() > kDmlMaxElements)
-      fail(x.field + ".sizes", str(t.element_count()) + " elements exceed DirectML's limit of " +
-                                   str(kDmlMaxElements) + " per tensor" + validating());
+      fail(x.field + ".sizes", str(t.element_count()) + " elements exceed DirectML's limit of " + str(kDmlMaxElements) +
+                                   " per tensor" + validating());
     for (std::size_t i = 0; i < t.strides().size(); ++i)
       if (t.has_strides() && static_cast<u64>(t.strides()[i]) > kUintMax)
         fail(field_at(x.field + ".strides", i),

@@ -283,12 +283,9 @@ CallArray broadcast_to(const CallArray& s, const CallArray& o) {
     const int sd = d - (on - sn);
     const std::int64_t n = o.shape[d];
     b.shape[d] = n;
-    if (sd < 0 || s.shape[lead + sd] == 1)
-      b.strides[d] = 0;
-    else if (s.shape[lead + sd] == n)
-      b.strides[d] = s.strides[lead + sd];
-    else
-      throw no_broadcast();
+    if (sd < 0 || s.shape[lead + sd] == 1) b.strides[d] = 0;
+    else if (s.shape[lead + sd] == n) b.strides[d] = s.strides[lead + sd];
+    else throw no_broadcast();
   }
   return b;
 }

@@ -100,7 +100,8 @@ Overlap region_overlap(const std::byte* pa, const Region& a, const std::byte* pb
   const u64 target = sb.hi - 1 - sa.lo;
   // Merge equal coefficients, largest first: the search then fixes the coarse positions first
   // and the reachable-range bound leaves few candidates at each level.
-  std::sort(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(n), [](const Term& x, const Term& y) { return x.c > y.c; });
+  std::sort(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(n),
+            [](const Term& x, const Term& y) { return x.c > y.c; });
   std::size_t m = 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (m && t[m - 1].c == t[i].c) {
@@ -138,7 +139,8 @@ bool may_overlap_itself(const Region& r, bool zero_strides_ok) noexcept {
     if (n == kMaxTerms) return true;
     t[n++] = {st < 0 ? u64{0} - static_cast<u64>(st) : static_cast<u64>(st), static_cast<u64>(sz - 1)};
   }
-  std::sort(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(n), [](const Term& x, const Term& y) { return x.c < y.c; });
+  std::sort(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(n),
+            [](const Term& x, const Term& y) { return x.c < y.c; });
   u64 reach = r.width;  // bytes spanned by the smaller-stride dimensions so far
   for (std::size_t i = 0; i < n; ++i) {
     if (t[i].c < reach) return true;

@@ -14,7 +14,8 @@ namespace {
 class CopyStep final : public Step {
  public:
   CopyStep(const View& src, const View& dst)
-      : src_(src.where), dst_(dst.where), plan_(plan_convert(src.dtype, dst.dtype, dst.sizes, src.strides, dst.strides)) {}
+      : src_(src.where), dst_(dst.where),
+        plan_(plan_convert(src.dtype, dst.dtype, dst.sizes, src.strides, dst.strides)) {}
   void run(const ExecContext& c) const override {
     const std::byte* s = src_.in_ptr(c);
     std::byte* d = dst_.out_ptr(c);
@@ -84,9 +85,8 @@ std::unique_ptr<const Step> make_copy_step(const View& src, const View& dst) {
 }
 
 void run_program(const Program& program, const std::byte* const* inputs,
-                 const std::pair<std::int64_t, std::int64_t>* in_extent, std::size_t n_in,
-                 std::byte* const* outputs, const std::pair<std::int64_t, std::int64_t>* out_extent,
-                 std::size_t n_out) {
+                 const std::pair<std::int64_t, std::int64_t>* in_extent, std::size_t n_in, std::byte* const* outputs,
+                 const std::pair<std::int64_t, std::int64_t>* out_extent, std::size_t n_out) {
   check_outputs_disjoint(program, outputs, out_extent, n_out);
   // An input that overlaps an output (other than an allowed in-place pair) is snapshotted, so
   // the result is what it would be with separate buffers (numpy's rule for overlapping copies).
@@ -106,8 +106,8 @@ void run_program(const Program& program, const std::byte* const* inputs,
       if (!overlaps(inputs[i], in_extent[i], outputs[o], out_extent[o])) continue;
       bool ok = false;
       for (auto [pi, po] : program.inplace_ok)
-        if (static_cast<std::size_t>(pi) == i && static_cast<std::size_t>(po) == o &&
-            inputs[i] == outputs[o] && in_extent[i] == out_extent[o])
+        if (static_cast<std::size_t>(pi) == i && static_cast<std::size_t>(po) == o && inputs[i] == outputs[o] &&
+            in_extent[i] == out_extent[o])
           ok = true;
       if (ok) continue;
       const std::int64_t lo = in_extent[i].first, hi = in_extent[i].second;
@@ -156,14 +156,13 @@ void CompiledOperator::execute(const std::vector<ConstBuffer>& inputs, const std
     throw BufferError("execute.inputs: expected " + std::to_string(p.input_bytes.size()) + " input buffer(s), got " +
                       std::to_string(inputs.size()));
   if (outputs.size() != p.output_bytes.size())
-    throw BufferError("execute.outputs: expected " + std::to_string(p.output_bytes.size()) +
-                      " output buffer(s), got " + std::to_string(outputs.size()));
+    throw BufferError("execute.outputs: expected " + std::to_string(p.output_bytes.size()) + " output buffer(s), got " +
+                      std::to_string(outputs.size()));
   std::vector<const std::byte*> in(inputs.size());
   std::vector<std::byte*> out(outputs.size());
   std::vector<std::pair<std::int64_t, std::int64_t>> ie(inputs.size()), oe(outputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i].data == nullptr)
-      throw BufferError("execute.inputs[" + std::to_string(i) + "]: buffer is null");
+    if (inputs[i].data == nullptr) throw BufferError("execute.inputs[" + std::to_string(i) + "]: buffer is null");
     if (inputs[i].bytes < p.input_bytes[i])
       throw BufferError("execute.inputs[" + std::to_string(i) + "]: buffer has " + std::to_string(inputs[i].bytes) +
                         " bytes, the description needs total_bytes = " + std::to_string(p.input_bytes[i]));
@@ -171,8 +170,7 @@ void CompiledOperator::execute(const std::vector<ConstBuffer>& inputs, const std
     ie[i] = {0, static_cast<std::int64_t>(p.input_bytes[i])};
   }
   for (std::size_t o = 0; o < outputs.size(); ++o) {
-    if (outputs[o].data == nullptr)
-      throw BufferError("execute.outputs[" + std::to_string(o) + "]: buffer is null");
+    if (outputs[o].data == nullptr) throw BufferError("execute.outputs[" + std::to_string(o) + "]: buffer is null");
     if (outputs[o].bytes < p.output_bytes[o])
       throw BufferError("execute.outputs[" + std::to_string(o) + "]: buffer has " + std::to_string(outputs[o].bytes) +
                         " bytes, the description needs total_bytes = " + std::to_string(p.output_bytes[o]));

@@ -80,9 +80,8 @@ inline Region region_of(const View& v) { return Region{v.where.offset, v.width()
 /// runs every step's check(), then every step's run(). `in_extent` / `out_extent` give each
 /// buffer's accessed byte range [lo, hi) relative to its pointer (for the overlap test).
 void run_program(const Program& program, const std::byte* const* inputs,
-                 const std::pair<std::int64_t, std::int64_t>* in_extent, std::size_t n_in,
-                 std::byte* const* outputs, const std::pair<std::int64_t, std::int64_t>* out_extent,
-                 std::size_t n_out);
+                 const std::pair<std::int64_t, std::int64_t>* in_extent, std::size_t n_in, std::byte* const* outputs,
+                 const std::pair<std::int64_t, std::int64_t>* out_extent, std::size_t n_out);
 
 /// A step that copies one view to another through the copy engine, converting the elements
 /// (SPEC 3.5) when the views' dtypes differ.

@@ -168,8 +168,7 @@ void narrow_typed(const IndexCheckSpec& s, const std::byte* base, std::int64_t c
 
 }  // namespace
 
-void check_and_narrow(const IndexCheckSpec& spec, const ExecContext& c, std::int64_t count, int width,
-                      std::byte* dst) {
+void check_and_narrow(const IndexCheckSpec& spec, const ExecContext& c, std::int64_t count, int width, std::byte* dst) {
   const std::byte* base = spec.where.in_ptr(c);
   dispatch_index(spec.dtype, [&](auto tag) {
     using I = decltype(tag);

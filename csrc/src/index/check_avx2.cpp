@@ -11,16 +11,24 @@
 
 namespace strided::detail::index {
 
-void minmax_avx2(const std::byte* p, std::int64_t n, std::int32_t& mn, std::int32_t& mx) noexcept { minmax_body(p, n, mn, mx); }
-void minmax_avx2(const std::byte* p, std::int64_t n, std::int64_t& mn, std::int64_t& mx) noexcept { minmax_body(p, n, mn, mx); }
-void minmax_avx2(const std::byte* p, std::int64_t n, std::uint32_t& mn, std::uint32_t& mx) noexcept { minmax_body(p, n, mn, mx); }
-void minmax_avx2(const std::byte* p, std::int64_t n, std::uint64_t& mn, std::uint64_t& mx) noexcept { minmax_body(p, n, mn, mx); }
+void minmax_avx2(const std::byte* p, std::int64_t n, std::int32_t& mn, std::int32_t& mx) noexcept {
+  minmax_body(p, n, mn, mx);
+}
+void minmax_avx2(const std::byte* p, std::int64_t n, std::int64_t& mn, std::int64_t& mx) noexcept {
+  minmax_body(p, n, mn, mx);
+}
+void minmax_avx2(const std::byte* p, std::int64_t n, std::uint32_t& mn, std::uint32_t& mx) noexcept {
+  minmax_body(p, n, mn, mx);
+}
+void minmax_avx2(const std::byte* p, std::int64_t n, std::uint64_t& mn, std::uint64_t& mx) noexcept {
+  minmax_body(p, n, mn, mx);
+}
 
 template <class I, class U>
 bool narrow_avx2(const std::byte* p, std::int64_t n, std::int64_t bound, U* dst) noexcept {
   return narrow_body<I, U>(p, n, bound, dst);
 }
-#define STRIDED_NARROW(I)                                                                                   \
+#define STRIDED_NARROW(I)                                                                                             \
   template bool narrow_avx2<I, std::uint16_t>(const std::byte*, std::int64_t, std::int64_t, std::uint16_t*) noexcept; \
   template bool narrow_avx2<I, std::uint32_t>(const std::byte*, std::int64_t, std::int64_t, std::uint32_t*) noexcept;
 STRIDED_NARROW(std::int32_t)

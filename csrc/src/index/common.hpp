@@ -3,7 +3,8 @@
 // conversion and the scatter reduction ops. Internal to csrc/src/index and ops/lower_index.cpp.
 #pragma once
 #ifdef STRIDED_ISA_TU
-#error "a per-ISA translation unit (*_avx2.cpp, *_avx512.cpp) must not include this header: its inline functions and templates would be emitted as weak symbols compiled for that ISA (see scripts/check_isa_symbols.sh)"
+#error \
+    "a per-ISA translation unit (*_avx2.cpp, *_avx512.cpp) must not include this header: its inline functions and templates would be emitted as weak symbols compiled for that ISA (see scripts/check_isa_symbols.sh)"
 #endif
 #include <algorithm>
 #include <array>
@@ -42,13 +43,21 @@ inline void store(std::byte* p, T v) noexcept {
 template <std::size_t W>
 struct UIntOf;
 template <>
-struct UIntOf<1> { using type = std::uint8_t; };
+struct UIntOf<1> {
+  using type = std::uint8_t;
+};
 template <>
-struct UIntOf<2> { using type = std::uint16_t; };
+struct UIntOf<2> {
+  using type = std::uint16_t;
+};
 template <>
-struct UIntOf<4> { using type = std::uint32_t; };
+struct UIntOf<4> {
+  using type = std::uint32_t;
+};
 template <>
-struct UIntOf<8> { using type = std::uint64_t; };
+struct UIntOf<8> {
+  using type = std::uint64_t;
+};
 template <std::size_t W>
 using uint_of_t = typename UIntOf<W>::type;
 
@@ -85,7 +94,8 @@ struct Walk {
 
   void push(std::int64_t s, const std::array<std::int64_t, K>& strides) {
     size[static_cast<std::size_t>(n)] = s;
-    for (int k = 0; k < K; ++k) st[static_cast<std::size_t>(k)][static_cast<std::size_t>(n)] = strides[static_cast<std::size_t>(k)];
+    for (int k = 0; k < K; ++k)
+      st[static_cast<std::size_t>(k)][static_cast<std::size_t>(n)] = strides[static_cast<std::size_t>(k)];
     ++n;
   }
   std::int64_t count() const noexcept {

@@ -226,7 +226,8 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
           }
           continue;
         }
-        for (std::int64_t k = 0; k < K; ++k) store<T>(ol + k * ao, load<T>(nl + read_at<Trusted>(load<I>(il + k * ai), N) * an));
+        for (std::int64_t k = 0; k < K; ++k)
+          store<T>(ol + k * ao, load<T>(nl + read_at<Trusted>(load<I>(il + k * ai), N) * an));
       }
       return;
     }
@@ -313,7 +314,8 @@ Narrow<Fn> make_narrow(const ElementsGeom& g, const IndexCheckSpec& c, MakeFn&& 
   if (count * width > kNarrowMax) return r;
   r.g = g;
   // Every index stride is a multiple of w (or belongs to a size-1 dimension, never stepped).
-  for (std::size_t i = 0; i < static_cast<std::size_t>(r.g.lines.n); ++i) r.g.lines.st[0][i] = g.lines.st[0][i] / w * width;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(r.g.lines.n); ++i)
+    r.g.lines.st[0][i] = g.lines.st[0][i] / w * width;
   r.g.ax[0] = g.ax[0] / w * width;
   r.g.where[0] = Operand{};
   r.g.idx_dtype = width == 2 ? DataType::UINT16 : DataType::UINT32;
@@ -388,9 +390,9 @@ class AxisGatherStep final : public Step {
     bool aligned = reinterpret_cast<std::uintptr_t>(out) % w == 0 && g.ax[1] % static_cast<std::int64_t>(w) == 0;
     for (std::size_t i = 0; i < static_cast<std::size_t>(g.lines.n); ++i)
       aligned = aligned && g.lines.st[1][i] % static_cast<std::int64_t>(w) == 0;
-    const bool stream = (w == 4 || w == 8) && aligned &&
-                        static_cast<std::uint64_t>(g.lines.count()) * static_cast<std::uint64_t>(g.K) * w >=
-                            stream_threshold();
+    const bool stream =
+        (w == 4 || w == 8) && aligned &&
+        static_cast<std::uint64_t>(g.lines.count()) * static_cast<std::uint64_t>(g.K) * w >= stream_threshold();
     parallel_ranges(g.lines.count(), nt, g.tile, [&](std::int64_t lo, std::int64_t hi) {
       fn(g, idx, out, in, lo, hi, stream);
       if (stream) stream_fence();
@@ -406,12 +408,12 @@ class AxisGatherStep final : public Step {
 
 }  // namespace
 
-std::unique_ptr<const Step> make_axis_scatter_step(const ElementsGeom& g, ScatterReduction r,
-                                                       IndexCheckSpec check) {
+std::unique_ptr<const Step> make_axis_scatter_step(const ElementsGeom& g, ScatterReduction r, IndexCheckSpec check) {
   auto make_fn = [&](auto itag, auto trusted) {
     using I = decltype(itag);
-    return dispatch_reduction(
-        r, g.dtype, [&](auto op) -> ElemFn { return &scatter_lines<I, decltype(op), decltype(trusted)::value>; });
+    return dispatch_reduction(r, g.dtype, [&](auto op) -> ElemFn {
+      return &scatter_lines<I, decltype(op), decltype(trusted)::value>;
+    });
   };
   const ElemFn fn = dispatch_index(g.idx_dtype, [&](auto itag) { return make_fn(itag, std::false_type{}); });
   auto nw = make_narrow<ElemFn>(g, check, make_fn);

@@ -75,7 +75,7 @@ void gather_items(const TakeGeom& g, const std::byte* in, const std::byte* idx, 
 
 template <class I, std::size_t W>
 void tuple_gather_items(const TupleGatherGeom& g, const std::byte* in, const std::byte* idx, std::byte* out,
-                     std::int64_t lo, std::int64_t hi) {
+                        std::int64_t lo, std::int64_t hi) {
   const std::int64_t Q = g.slice.count();
   const int L = g.L;
   // Source offsets are computed and prefetched a block of tuples ahead: single-element reads
@@ -104,10 +104,9 @@ void tuple_gather_items(const TupleGatherGeom& g, const std::byte* in, const std
   });
 }
 
-using TakeFn = void (*)(const TakeGeom&, const std::byte*, const std::byte*, std::byte*, std::int64_t,
-                          std::int64_t);
+using TakeFn = void (*)(const TakeGeom&, const std::byte*, const std::byte*, std::byte*, std::int64_t, std::int64_t);
 using TupleGatherFn = void (*)(const TupleGatherGeom&, const std::byte*, const std::byte*, std::byte*, std::int64_t,
-                            std::int64_t);
+                               std::int64_t);
 
 class TakeStep final : public Step {
  public:
@@ -118,8 +117,9 @@ class TakeStep final : public Step {
     const std::byte* idx = g_.idx.in_ptr(c);
     std::byte* out = g_.out.out_ptr(c);
     const std::int64_t items = g_.outer.count() * g_.index.count();
-    const std::uint64_t bytes = static_cast<std::uint64_t>(items) *
-                                (itemsize(g_.idx_dtype) + 2 * itemsize(g_.dtype) * static_cast<std::uint64_t>(g_.inner.count()));
+    const std::uint64_t bytes =
+        static_cast<std::uint64_t>(items) *
+        (itemsize(g_.idx_dtype) + 2 * itemsize(g_.dtype) * static_cast<std::uint64_t>(g_.inner.count()));
     parallel_ranges(items, threads_for_bytes(bytes, c.threads), 1,
                     [&](std::int64_t lo, std::int64_t hi) { fn_(g_, in, idx, out, lo, hi); });
   }

@@ -34,8 +34,7 @@ void check_indices(const IndexCheckSpec& spec, const ExecContext& c);
 /// check_indices for a C-contiguous indices view of `count` values with one bound, which also
 /// writes them, normalised (negative values counted from the end), to dst as uint16 (`width`
 /// 2) or uint32 (4) in memory order: the operator then reads 2-4x fewer index bytes.
-void check_and_narrow(const IndexCheckSpec& spec, const ExecContext& c, std::int64_t count, int width,
-                      std::byte* dst);
+void check_and_narrow(const IndexCheckSpec& spec, const ExecContext& c, std::int64_t count, int width, std::byte* dst);
 /// Indices of at least this many bytes are narrowed (see ElementsGeom); a knob for tests.
 void set_narrow_threshold(std::int64_t bytes) noexcept;
 std::int64_t narrow_threshold() noexcept;
@@ -55,8 +54,7 @@ struct ElementsGeom {
   DataType idx_dtype = DataType::UNKNOWN;
   bool same_view = false;      // scatter: input and output views identical (in place when same memory)
 };
-std::unique_ptr<const Step> make_axis_scatter_step(const ElementsGeom& g, ScatterReduction r,
-                                                       IndexCheckSpec check);
+std::unique_ptr<const Step> make_axis_scatter_step(const ElementsGeom& g, ScatterReduction r, IndexCheckSpec check);
 std::unique_ptr<const Step> make_axis_gather_step(const ElementsGeom& g, IndexCheckSpec check);
 
 /// Take along an axis (numpy take): out[o, j, q] = in[o, idx[j], q].
@@ -99,7 +97,7 @@ struct TupleScatterGeom {
 /// `copy` copies the input to the output first; skipped when `same_view` and the input is the
 /// output's memory (in place).
 std::unique_ptr<const Step> make_tuple_scatter_step(const TupleScatterGeom& g, ScatterReduction r, IndexCheckSpec check,
-                                                 std::unique_ptr<const Step> copy, bool same_view);
+                                                    std::unique_ptr<const Step> copy, bool same_view);
 
 // ---------------------------------------------------------------- helpers for lowerings (index/lowering.cpp)
 

@@ -32,10 +32,18 @@ using i64 = std::int64_t;
 using byte = std::byte;
 
 template <int W> struct Uint;
-template <> struct Uint<1> { using T = std::uint8_t; };
-template <> struct Uint<2> { using T = std::uint16_t; };
-template <> struct Uint<4> { using T = std::uint32_t; };
-template <> struct Uint<8> { using T = std::uint64_t; };
+template <> struct Uint<1> {
+  using T = std::uint8_t;
+};
+template <> struct Uint<2> {
+  using T = std::uint16_t;
+};
+template <> struct Uint<4> {
+  using T = std::uint32_t;
+};
+template <> struct Uint<8> {
+  using T = std::uint64_t;
+};
 template <int W> using U = typename Uint<W>::T;
 
 // Elements are moved as unsigned integers through memcpy: bit-exact (NaN payloads, -0.0) and
@@ -65,9 +73,9 @@ template <int W> inline vec vbroadcast(U<W> x) {
 }
 template <int W> inline vec vreverse(vec v) {
   if constexpr (W == 1) {
-    const __m512i in_lane = _mm512_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
-                                            8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
-                                            14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i in_lane = _mm512_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6,
+                                            7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                            13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m512i r = _mm512_shuffle_epi8(v, in_lane);
     return _mm512_shuffle_i64x2(r, r, 0x1B);
   } else if constexpr (W == 2) {
@@ -403,7 +411,7 @@ template <bool NT> inline void micro_u64_2(const byte* s, i64 sst, byte* d, i64 
 // (tile l covers destination rows [l*E, (l+1)*E), E = 16 / W). Used on the L1 staging buffers.
 template <int E> inline vec unpacklo(vec a, vec b);
 template <int E> inline vec unpackhi(vec a, vec b);
-#define SK_UNPACK(E, lo, hi)                                                    \
+#define SK_UNPACK(E, lo, hi)                                            \
   template <> inline vec unpacklo<E>(vec a, vec b) { return lo(a, b); } \
   template <> inline vec unpackhi<E>(vec a, vec b) { return hi(a, b); }
 #if defined(__AVX512F__)
@@ -566,7 +574,8 @@ inline void block_staged(const byte* s, i64 ss0, byte* d, i64 ds1, const byte* n
 #endif
 
 template <int W>
-inline void edge_block(const byte* s, byte* d, i64 r0, i64 r1, i64 i0, i64 i1, i64 ss1, i64 ds1, i64 ss0, i64 ds0, bool simd) {
+inline void edge_block(const byte* s, byte* d, i64 r0, i64 r1, i64 i0, i64 i1, i64 ss1, i64 ds1, i64 ss0, i64 ds0,
+                       bool simd) {
   constexpr i64 T = tile_edge<W>();
   i64 r = r0;
   if (T > 0 && simd) {
@@ -600,14 +609,17 @@ void transpose_tiles(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i
       }
     // edges: the rows below nr (all columns) and the columns right of ni (rows above nr)
     for (i64 r0 = nr; r0 < n1; r0 += B)
-      for (i64 i0 = 0; i0 < n0; i0 += B) edge_block<W>(s, d, r0, imin(n1, r0 + B), i0, imin(n0, i0 + B), ss1, ds1, ss0, ds0, true);
+      for (i64 i0 = 0; i0 < n0; i0 += B)
+        edge_block<W>(s, d, r0, imin(n1, r0 + B), i0, imin(n0, i0 + B), ss1, ds1, ss0, ds0, true);
     for (i64 r0 = 0; r0 < nr; r0 += B)
-      for (i64 i0 = ni; i0 < n0; i0 += B) edge_block<W>(s, d, r0, imin(nr, r0 + B), i0, imin(n0, i0 + B), ss1, ds1, ss0, ds0, true);
+      for (i64 i0 = ni; i0 < n0; i0 += B)
+        edge_block<W>(s, d, r0, imin(nr, r0 + B), i0, imin(n0, i0 + B), ss1, ds1, ss0, ds0, true);
     return;
   }
 #endif
   for (i64 r0 = 0; r0 < n1; r0 += B)
-    for (i64 i0 = 0; i0 < n0; i0 += B) edge_block<W>(s, d, r0, imin(n1, r0 + B), i0, imin(n0, i0 + B), ss1, ds1, ss0, ds0, simd);
+    for (i64 i0 = 0; i0 < n0; i0 += B)
+      edge_block<W>(s, d, r0, imin(n1, r0 + B), i0, imin(n0, i0 + B), ss1, ds1, ss0, ds0, simd);
 }
 
 template <int W, bool NT>

@@ -15,17 +15,16 @@ constexpr std::uint64_t dtype_bit(DataType t) { return std::uint64_t{1} << stati
 // The data-type sets of the tables.
 constexpr std::uint64_t kAllTypes =
     dtype_bit(DataType::FLOAT32) | dtype_bit(DataType::FLOAT16) | dtype_bit(DataType::UINT32) |
-    dtype_bit(DataType::UINT16) | dtype_bit(DataType::UINT8) | dtype_bit(DataType::INT32) |
-    dtype_bit(DataType::INT16) | dtype_bit(DataType::INT8) | dtype_bit(DataType::FLOAT64) |
-    dtype_bit(DataType::UINT64) | dtype_bit(DataType::INT64);
+    dtype_bit(DataType::UINT16) | dtype_bit(DataType::UINT8) | dtype_bit(DataType::INT32) | dtype_bit(DataType::INT16) |
+    dtype_bit(DataType::INT8) | dtype_bit(DataType::FLOAT64) | dtype_bit(DataType::UINT64) | dtype_bit(DataType::INT64);
 constexpr std::uint64_t kEightTypes =
     kAllTypes & ~(dtype_bit(DataType::FLOAT64) | dtype_bit(DataType::UINT64) | dtype_bit(DataType::INT64));
 constexpr std::uint64_t kSixTypes = dtype_bit(DataType::FLOAT32) | dtype_bit(DataType::FLOAT16) |
                                     dtype_bit(DataType::INT32) | dtype_bit(DataType::INT16) |
                                     dtype_bit(DataType::UINT32) | dtype_bit(DataType::UINT16);
 constexpr std::uint64_t kFloat32Float16 = dtype_bit(DataType::FLOAT32) | dtype_bit(DataType::FLOAT16);
-constexpr std::uint64_t kIndexTypes = dtype_bit(DataType::INT32) | dtype_bit(DataType::INT64) |
-                                      dtype_bit(DataType::UINT32) | dtype_bit(DataType::UINT64);
+constexpr std::uint64_t kIndexTypes =
+    dtype_bit(DataType::INT32) | dtype_bit(DataType::INT64) | dtype_bit(DataType::UINT32) | dtype_bit(DataType::UINT64);
 
 /// From level `from` on (until the next row): tensors of min_dims..max_dims dimensions and the
 /// data types in `dtypes`.

@@ -1,15 +1,13 @@
 // Gather (DML_GATHER_OPERATOR_DESC, numpy take / ONNX Gather):
 // out[o, j, q] = in[o, indices[j], q] with j over the last `index_dimensions` of indices.
-#include "index/steps.hpp"
 #include "exec/call.hpp"
+#include "index/steps.hpp"
 #include "ops/op.hpp"
 
 namespace strided::detail {
 namespace {
-constexpr std::array<LevelRow, 4> kTable{{{FeatureLevel::FL_1_0, 4, 4, kFloat32Float16},
-                                          {FeatureLevel::FL_2_1, 4, 4, kEightTypes},
-                                          kRow30,
-                                          kRow41}};
+constexpr std::array<LevelRow, 4> kTable{
+    {{FeatureLevel::FL_1_0, 4, 4, kFloat32Float16}, {FeatureLevel::FL_2_1, 4, 4, kEightTypes}, kRow30, kRow41}};
 }  // namespace
 
 void check(const Rules& r, const GatherDesc& d) {
@@ -87,7 +85,8 @@ namespace strided {
 
 void gather(const ConstArrayView& x, const ConstArrayView& indices, const ArrayView& out, std::int64_t axis) {
   const detail::CallArray ins[2] = {detail::call_array(x, "x"), detail::call_array(indices, "indices")};
-  detail::index_call(detail::op_code<GatherDesc>(), axis, ScatterReduction::NONE, ins, 2, detail::call_array(out, "out"));
+  detail::index_call(detail::op_code<GatherDesc>(), axis, ScatterReduction::NONE, ins, 2,
+                     detail::call_array(out, "out"));
 }
 
 }  // namespace strided

@@ -1,7 +1,7 @@
 // GatherElements (DML_GATHER_ELEMENTS_OPERATOR_DESC, ONNX GatherElements):
 // out[c] = in[c with c[axis] = indices[c]]. One axis-gather step.
-#include "index/steps.hpp"
 #include "exec/call.hpp"
+#include "index/steps.hpp"
 #include "ops/op.hpp"
 
 namespace strided::detail {
@@ -54,8 +54,7 @@ GatherElementsDesc from_call(const Call& c, const GatherElementsDesc*) {
 CallShapes call_shapes(const Call& c, const GatherElementsDesc*) {
   c.expect(2, 0, 1);
   Call::axis(c.prm[0], c.in[0].ndim, "gather_elements.axis");
-  if (c.in[1].ndim != c.in[0].ndim)
-    throw ValidationError("gather_elements.indices: must have as many dimensions as x");
+  if (c.in[1].ndim != c.in[0].ndim) throw ValidationError("gather_elements.indices: must have as many dimensions as x");
   return {{c.in[1].shape, c.in[1].shape + c.in[1].ndim}, {}};
 }
 
@@ -63,8 +62,7 @@ CallShapes call_shapes(const Call& c, const GatherElementsDesc*) {
 
 namespace strided {
 
-void gather_elements(const ConstArrayView& x, const ConstArrayView& indices, const ArrayView& out,
-                     std::int64_t axis) {
+void gather_elements(const ConstArrayView& x, const ConstArrayView& indices, const ArrayView& out, std::int64_t axis) {
   const detail::CallArray ins[2] = {detail::call_array(x, "x"), detail::call_array(indices, "indices")};
   detail::index_call(detail::op_code<GatherElementsDesc>(), axis, ScatterReduction::NONE, ins, 2,
                      detail::call_array(out, "out"));

@@ -1,8 +1,8 @@
 // GatherND (DML_GATHER_ND_OPERATOR_DESC; with batch dimensions DML_GATHER_ND1_OPERATOR_DESC):
 // the last dimension of indices holds coordinates into the input after the batch dimensions.
 // One tuple-gather step.
-#include "index/steps.hpp"
 #include "exec/call.hpp"
+#include "index/steps.hpp"
 #include "ops/op.hpp"
 
 namespace strided::detail {
@@ -14,8 +14,8 @@ constexpr std::array<LevelRow, 2> kTableBatch{{kRow30, kRow41}};  // GATHER_ND1
 void check(const Rules& r, const GatherNDDesc& d) {
   r.same_ndim("output", d.output, "input", d.input);
   r.same_dtype("output", d.output, "input", d.input);
-  const auto e = r.tuple_indices(d.input, d.indices, d.input_dimension_count, d.indices_dimension_count,
-                                 d.batch_dimension_count);
+  const auto e =
+      r.tuple_indices(d.input, d.indices, d.input_dimension_count, d.indices_dimension_count, d.batch_dimension_count);
   r.right_aligned("output", d.output, e);
   r.output_no_alias("output", d.output);
   const bool nd1 = d.batch_dimension_count > 0;
@@ -88,8 +88,7 @@ CallShapes call_shapes(const Call& c, const GatherNDDesc*) {
 
 namespace strided {
 
-void gather_nd(const ConstArrayView& x, const ConstArrayView& indices, const ArrayView& out,
-               std::int64_t batch_dims) {
+void gather_nd(const ConstArrayView& x, const ConstArrayView& indices, const ArrayView& out, std::int64_t batch_dims) {
   const detail::CallArray ins[2] = {detail::call_array(x, "x"), detail::call_array(indices, "indices")};
   detail::index_call(detail::op_code<GatherNDDesc>(), batch_dims, ScatterReduction::NONE, ins, 2,
                      detail::call_array(out, "out"));

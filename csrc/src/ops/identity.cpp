@@ -4,10 +4,8 @@
 
 namespace strided::detail {
 namespace {
-constexpr std::array<LevelRow, 4> kTable{{{FeatureLevel::FL_1_0, 4, 5, kFloat32Float16},
-                                          {FeatureLevel::FL_2_1, 4, 5, kEightTypes},
-                                          kRow30,
-                                          kRow41}};
+constexpr std::array<LevelRow, 4> kTable{
+    {{FeatureLevel::FL_1_0, 4, 5, kFloat32Float16}, {FeatureLevel::FL_2_1, 4, 5, kEightTypes}, kRow30, kRow41}};
 }  // namespace
 
 void check(const Rules& r, const IdentityDesc& d) {

@@ -28,8 +28,7 @@ class Lowering {
   explicit Lowering(Program& program) : p(program) {}
   /// Functional path: `ins` / `outs` are the arrays' views; `copy_family` lets an output have
   /// stride-0 dimensions (a copy keeps the last coordinate; anything else would race).
-  Lowering(Program& program, const View* ins, std::size_t n_in, const View* outs, std::size_t n_out,
-           bool copy_family)
+  Lowering(Program& program, const View* ins, std::size_t n_in, const View* outs, std::size_t n_out, bool copy_family)
       : p(program), given_in_(ins), given_out_(outs), n_in_(n_in), n_out_(n_out), given_(true),
         copy_family_(copy_family) {}
   View in(const TensorDesc& t);
@@ -89,9 +88,9 @@ ScatterReduction reduction_code(std::int64_t r, const char* field);
 
 #define STRIDED_OP_HOOKS_copy(Name)
 #define STRIDED_OP_HOOKS_index(Name) CallShapes call_shapes(const Call& call, const Name##Desc*);
-#define STRIDED_X(Name, family)                            \
-  void check(const Rules& rules, const Name##Desc& desc);  \
-  void lower(Lowering& lowering, const Name##Desc& desc);  \
+#define STRIDED_X(Name, family)                              \
+  void check(const Rules& rules, const Name##Desc& desc);    \
+  void lower(Lowering& lowering, const Name##Desc& desc);    \
   Name##Desc from_call(const Call& call, const Name##Desc*); \
   STRIDED_OP_HOOKS_##family(Name)
 STRIDED_FOR_EACH_OP(STRIDED_X)
@@ -100,10 +99,8 @@ STRIDED_FOR_EACH_OP(STRIDED_X)
 /// The operator code of description type D: its position in STRIDED_FOR_EACH_OP.
 template <class D, std::size_t I = 0>
 constexpr int op_code() {
-  if constexpr (std::is_same_v<D, std::variant_alternative_t<I, AnyDesc>>)
-    return static_cast<int>(I);
-  else
-    return op_code<D, I + 1>();
+  if constexpr (std::is_same_v<D, std::variant_alternative_t<I, AnyDesc>>) return static_cast<int>(I);
+  else return op_code<D, I + 1>();
 }
 
 /// Whether description type D belongs to the index family.

@@ -140,10 +140,8 @@ std::shared_ptr<Program> build_call(int code, const Call& call, const View* ins,
 
 CallShapes call_shapes(int code, const Call& call) {
   return visit_code(code, [&](auto* tag) -> CallShapes {
-    if constexpr (IsIndexFamily<std::remove_pointer_t<decltype(tag)>>::value)
-      return call_shapes(call, tag);
-    else
-      throw ValidationError("functional call: the operator has no shape rule for calls");
+    if constexpr (IsIndexFamily<std::remove_pointer_t<decltype(tag)>>::value) return call_shapes(call, tag);
+    else throw ValidationError("functional call: the operator has no shape rule for calls");
   });
 }
 

@@ -1,16 +1,14 @@
 // Scatter (DML_SCATTER_OPERATOR_DESC = SCATTER_ELEMENTS, ONNX ScatterElements): out = in, then
 // out[c with c[axis] = indices[c]] = updates[c] in row-major order (or combined by a reduction).
 // One axis-scatter step (after a whole copy when the indices do not cover the input).
-#include "index/steps.hpp"
 #include "exec/call.hpp"
+#include "index/steps.hpp"
 #include "ops/op.hpp"
 
 namespace strided::detail {
 namespace {
-constexpr std::array<LevelRow, 4> kTable{{{FeatureLevel::FL_2_0, 4, 4, kFloat32Float16},
-                                          {FeatureLevel::FL_2_1, 4, 4, kEightTypes},
-                                          kRow30,
-                                          kRow41}};
+constexpr std::array<LevelRow, 4> kTable{
+    {{FeatureLevel::FL_2_0, 4, 4, kFloat32Float16}, {FeatureLevel::FL_2_1, 4, 4, kEightTypes}, kRow30, kRow41}};
 }  // namespace
 
 void check(const Rules& r, const ScatterDesc& d) {
@@ -80,8 +78,7 @@ ScatterDesc from_call(const Call& c, const ScatterDesc*) {
 CallShapes call_shapes(const Call& c, const ScatterDesc*) {
   c.expect(3, 0, 2);
   Call::axis(c.prm[0], c.in[0].ndim, "scatter.axis");
-  if (c.in[1].ndim != c.in[0].ndim)
-    throw ValidationError("scatter.indices: must have as many dimensions as x");
+  if (c.in[1].ndim != c.in[0].ndim) throw ValidationError("scatter.indices: must have as many dimensions as x");
   return {{c.in[0].shape, c.in[0].shape + c.in[0].ndim}, {c.in[1].shape, c.in[1].shape + c.in[1].ndim}};
 }
 

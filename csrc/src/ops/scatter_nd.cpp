@@ -1,8 +1,8 @@
 // ScatterND (DML_SCATTER_ND_OPERATOR_DESC, ONNX ScatterND): out = in, then
 // out[indices[t, :], s] = updates[t, s] for every index tuple t in row-major order (or combined
 // by a reduction). One tuple-scatter step (which copies the input first unless in place).
-#include "index/steps.hpp"
 #include "exec/call.hpp"
+#include "index/steps.hpp"
 #include "ops/op.hpp"
 
 namespace strided::detail {
@@ -79,8 +79,12 @@ void lower(Lowering& l, const ScatterNDDesc& d) {
 ScatterNDDesc from_call(const Call& c, const ScatterNDDesc*) {
   c.expect(3, 1, 2);
   const int nd = c.max_ndim();
-  return {c.in_desc(0, nd), c.in_desc(1, nd),  c.in_desc(2, nd),
-          c.out_desc(0, nd), c.in[0].ndim,     c.in[1].ndim,
+  return {c.in_desc(0, nd),
+          c.in_desc(1, nd),
+          c.in_desc(2, nd),
+          c.out_desc(0, nd),
+          c.in[0].ndim,
+          c.in[1].ndim,
           reduction_code(c.prm[1], "scatter_nd.reduction")};
 }
 

@@ -5,10 +5,8 @@
 
 namespace strided::detail {
 namespace {
-constexpr std::array<LevelRow, 4> kTable{{{FeatureLevel::FL_1_0, 4, 4, kSixTypes},
-                                          {FeatureLevel::FL_2_1, 4, 4, kEightTypes},
-                                          kRow30,
-                                          kRow41}};
+constexpr std::array<LevelRow, 4> kTable{
+    {{FeatureLevel::FL_1_0, 4, 4, kSixTypes}, {FeatureLevel::FL_2_1, 4, 4, kEightTypes}, kRow30, kRow41}};
 }  // namespace
 
 void check(const Rules& r, const SplitDesc& d) {

@@ -45,8 +45,8 @@ std::uint64_t copy_plan_bytes(const CopyPlan& plan) noexcept;
 
 /// One-shot convenience: plan and run.
 void copy_strided(std::size_t width, const std::vector<std::int64_t>& sizes, const void* src,
-                  const std::vector<std::int64_t>& src_strides, void* dst,
-                  const std::vector<std::int64_t>& dst_strides, int threads);
+                  const std::vector<std::int64_t>& src_strides, void* dst, const std::vector<std::int64_t>& dst_strides,
+                  int threads);
 
 /// Outputs of at least this many bytes get non-temporal stores (plans made afterwards).
 void set_stream_threshold(std::uint64_t bytes) noexcept;

@@ -181,8 +181,8 @@ std::shared_ptr<const CopyPlan> plan_copy(std::size_t width, const std::vector<s
     dims.insert(dims.end() - 1, bd);
     p->kind = KernelKind::Transpose;
   } else if (in.ds == Wd) {
-    p->kind = in.ss == Wd ? KernelKind::Contig
-              : in.ss == 0 ? KernelKind::Fill
+    p->kind = in.ss == Wd    ? KernelKind::Contig
+              : in.ss == 0   ? KernelKind::Fill
               : in.ss == -Wd ? KernelKind::Reverse
                              : KernelKind::Gather;
   } else {
@@ -296,10 +296,8 @@ bool bind(const CopyPlan& p, const void* src, void* dst, Bound& b) {
 
 void run_serial(const Bound& b) {
   const CopyPlan& p = *b.p;
-  if (p.outer.empty())
-    b.kern(b.s, b.d, p.row.n, p.row.ss, p.row.ds, p.inner.n, p.inner.ss, p.inner.ds);
-  else
-    run_span(p, b.kern, b.s, b.d, 0, p.outer_count * p.row.n * p.inner.n);
+  if (p.outer.empty()) b.kern(b.s, b.d, p.row.n, p.row.ss, p.row.ds, p.inner.n, p.inner.ss, p.inner.ds);
+  else run_span(p, b.kern, b.s, b.d, 0, p.outer_count * p.row.n * p.inner.n);
 }
 
 // Split granule: whole rows when there are plenty (transposes: bands of 64 rows, one cache
@@ -395,8 +393,8 @@ std::uint64_t stream_threshold() noexcept { return g_stream_bytes.load(std::memo
 std::uint64_t copy_plan_bytes(const CopyPlan& p) noexcept { return p.empty ? 0 : p.bytes; }
 
 void copy_strided(std::size_t width, const std::vector<std::int64_t>& sizes, const void* src,
-                  const std::vector<std::int64_t>& src_strides, void* dst,
-                  const std::vector<std::int64_t>& dst_strides, int threads) {
+                  const std::vector<std::int64_t>& src_strides, void* dst, const std::vector<std::int64_t>& dst_strides,
+                  int threads) {
   run_copy(*plan_copy(width, sizes, src_strides, dst_strides), src, dst, threads);
 }
 

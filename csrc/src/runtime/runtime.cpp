@@ -106,7 +106,11 @@ std::map<std::string, std::string> build_info() {
   info["max_threads"] = "1";
 #endif
   info["num_threads"] = std::to_string(get_num_threads());
-  info["simd_compiled"] = [] { std::string c; for (const auto& t : detail::simd_compiled()) c += (c.empty() ? "" : ",") + t; return c; }();
+  info["simd_compiled"] = [] {
+    std::string c;
+    for (const auto& t : detail::simd_compiled()) c += (c.empty() ? "" : ",") + t;
+    return c;
+  }();
   info["simd"] = detail::simd_active();
   return info;
 }

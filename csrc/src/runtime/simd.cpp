@@ -55,8 +55,7 @@ const KernelTable* initial() noexcept {
         std::fprintf(stderr, "strided: STRIDED_SIMD=%s is not a compiled target; using %s\n", env, best->name);
       else if (!t->supported())
         std::fprintf(stderr, "strided: STRIDED_SIMD=%s is not supported by this CPU; using %s\n", env, best->name);
-      else
-        best = t;
+      else best = t;
     }
   }
   return &best->table();

@@ -2,7 +2,8 @@
 // target), switchable for tests through set_simd().
 #pragma once
 #ifdef STRIDED_ISA_TU
-#error "a per-ISA translation unit (*_avx2.cpp, *_avx512.cpp) must not include this header: its inline functions and templates would be emitted as weak symbols compiled for that ISA (see scripts/check_isa_symbols.sh)"
+#error \
+    "a per-ISA translation unit (*_avx2.cpp, *_avx512.cpp) must not include this header: its inline functions and templates would be emitted as weak symbols compiled for that ISA (see scripts/check_isa_symbols.sh)"
 #endif
 #include <atomic>
 #include <string>

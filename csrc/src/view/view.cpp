@@ -54,10 +54,8 @@ View broadcast(const View& v, const std::vector<std::int64_t>& sizes) {
   r.sizes = sizes;
   r.strides.assign(sizes.size(), 0);
   for (std::size_t i = 0; i < v.sizes.size(); ++i) {
-    if (v.sizes[i] == sizes[lead + i])
-      r.strides[lead + i] = v.sizes[i] == 1 ? 0 : v.strides[i];
-    else if (v.sizes[i] != 1)
-      bad("broadcast of a dimension that is neither 1 nor the target size");
+    if (v.sizes[i] == sizes[lead + i]) r.strides[lead + i] = v.sizes[i] == 1 ? 0 : v.strides[i];
+    else if (v.sizes[i] != 1) bad("broadcast of a dimension that is neither 1 nor the target size");
   }
   return r;
 }
@@ -77,8 +75,7 @@ View merge(View v, int axis) {
   const std::size_t a = u(axis), b = a + 1;
   if (b >= v.sizes.size()) bad("merge past the last dimension");
   std::int64_t st = v.strides[b];
-  if (v.sizes[b] == 1)
-    st = v.strides[a];
+  if (v.sizes[b] == 1) st = v.strides[a];
   else if (v.sizes[a] != 1 && v.strides[a] != v.sizes[b] * v.strides[b])
     bad("merge of dimensions that are not contiguous");
   v.sizes[a] *= v.sizes[b];

@@ -84,8 +84,7 @@ std::vector<unsigned char> padding_bytes(PrimitiveType t, PaddingValue v) {
     throw ValidationError("padding_bytes.padding_value: " + std::string(padding_value_name(v)) + " is never valid");
   if (v == PaddingValue::UNKNOWN_PAD) return {};
   const bool high = v == PaddingValue::HIGHEST_PAD;
-  if (t == PrimitiveType::PRED)
-    return {static_cast<unsigned char>(v == PaddingValue::ONE_PAD || high ? 1 : 0)};
+  if (t == PrimitiveType::PRED) return {static_cast<unsigned char>(v == PaddingValue::ONE_PAD || high ? 1 : 0)};
   if (t == PrimitiveType::F16) {  // IEEE binary16 bits: 0, 1.0, -inf, +inf
     const std::uint16_t bits[] = {0, 0x0000, 0x3C00, 0xFC00, 0x7C00};
     return bytes_of(bits[static_cast<int>(v)]);
@@ -114,7 +113,8 @@ void pack(const Shape& shape, const void* src, const std::vector<std::int64_t>& 
   detail::validate_shape(shape, "pack.shape");
   if (src_strides_bytes.size() != shape.dimensions.size())
     throw ValidationError("pack.src_strides: must have one stride per dimension (rank " +
-                          std::to_string(shape.dimensions.size()) + "), got " + std::to_string(src_strides_bytes.size()));
+                          std::to_string(shape.dimensions.size()) + "), got " +
+                          std::to_string(src_strides_bytes.size()));
   check_buffer(shape, dst_bytes, "pack.dst");
   copy_logical(shape, src, src_strides_bytes, dst, byte_strides(shape));
   fill_padding_unchecked(shape, dst);

@@ -25,19 +25,19 @@ std::string list(const std::vector<std::int64_t>& v) {
   return s;
 }
 
-void mix(std::size_t& h, std::uint64_t v) noexcept { h ^= static_cast<std::size_t>(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); }
+void mix(std::size_t& h, std::uint64_t v) noexcept {
+  h ^= static_cast<std::size_t>(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+}
 }  // namespace
 
 // ---------------------------------------------------------------- types
 std::size_t primitive_type_size(PrimitiveType t) noexcept {
   switch (t) {
 #define STRIDED_X(nm, val, bytes, dt) \
-  case PrimitiveType::nm:             \
-    return bytes;
+  case PrimitiveType::nm: return bytes;
     STRIDED_FOR_EACH_XLA_TYPE(STRIDED_X)
 #undef STRIDED_X
-    default:
-      return 0;
+    default: return 0;
   }
 }
 
@@ -74,12 +74,10 @@ PrimitiveType parse_primitive_type(std::string_view name) {
 DataType to_data_type(PrimitiveType t) {
   switch (t) {
 #define STRIDED_X(nm, val, bytes, dt) \
-  case PrimitiveType::nm:             \
-    return DataType::dt;
+  case PrimitiveType::nm: return DataType::dt;
     STRIDED_FOR_EACH_XLA_TYPE(STRIDED_X)
 #undef STRIDED_X
-    default:
-      throw ValidationError("PrimitiveType: invalid primitive type " + std::to_string(static_cast<int>(t)));
+    default: throw ValidationError("PrimitiveType: invalid primitive type " + std::to_string(static_cast<int>(t)));
   }
 }
 
@@ -121,7 +119,8 @@ std::size_t Layout::hash() const noexcept {
 
 Layout default_layout(std::int64_t rank) {
   if (rank < 0) throw ValidationError("default_layout.rank: must be >= 0, got " + std::to_string(rank));
-  if (rank > (1 << 20)) throw ValidationError("default_layout.rank: " + std::to_string(rank) + " is unreasonably large");
+  if (rank > (1 << 20))
+    throw ValidationError("default_layout.rank: " + std::to_string(rank) + " is unreasonably large");
   Layout l;
   for (std::int64_t d = rank - 1; d >= 0; --d) l.minor_to_major.push_back(d);
   return l;
@@ -134,7 +133,8 @@ Layout make_layout_from_major_to_minor(const std::vector<std::int64_t>& major_to
 
 // ---------------------------------------------------------------- Shape
 Shape::Shape(PrimitiveType t, std::vector<std::int64_t> dims)
-    : element_type(t), dimensions(std::move(dims)), layout(default_layout(static_cast<std::int64_t>(dimensions.size()))) {}
+    : element_type(t), dimensions(std::move(dims)),
+      layout(default_layout(static_cast<std::int64_t>(dimensions.size()))) {}
 
 Shape::Shape(PrimitiveType t, std::vector<std::int64_t> dims, Layout l)
     : element_type(t), dimensions(std::move(dims)), layout(std::move(l)) {}
@@ -165,8 +165,8 @@ std::vector<std::int64_t> Shape::strides() const {
 TensorDesc Shape::tensor_desc() const {
   validate();
   if (dimensions.size() > static_cast<std::size_t>(kMaxDims))
-    throw ValidationError("Shape.tensor_desc: rank " + std::to_string(dimensions.size()) +
-                          " exceeds DirectML's " + std::to_string(kMaxDims) + " dimensions");
+    throw ValidationError("Shape.tensor_desc: rank " + std::to_string(dimensions.size()) + " exceeds DirectML's " +
+                          std::to_string(kMaxDims) + " dimensions");
   for (std::size_t i = 0; i < dimensions.size(); ++i)
     if (dimensions[i] == 0)
       throw ValidationError("Shape.tensor_desc: dimensions[" + std::to_string(i) +
@@ -210,10 +210,8 @@ class Parser {
     s.element_type = parse_primitive_type(text_.substr(start, pos_ - start));
     s.dimensions = int_list('[', ']', "a dimension");
     skip();
-    if (pos_ < text_.size() && text_[pos_] == '{')
-      s.layout = Layout(int_list('{', '}', "a dimension number"));
-    else
-      s.layout = default_layout(static_cast<std::int64_t>(s.dimensions.size()));
+    if (pos_ < text_.size() && text_[pos_] == '{') s.layout = Layout(int_list('{', '}', "a dimension number"));
+    else s.layout = default_layout(static_cast<std::int64_t>(s.dimensions.size()));
     skip();
     if (pos_ != text_.size()) fail("unexpected text after the shape");
     return s;
@@ -224,8 +222,8 @@ class Parser {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
   }
   [[noreturn]] void fail(const std::string& what) const {
-    throw ValidationError("Shape.parse: " + what + " at offset " + std::to_string(pos_) + " in '" +
-                          std::string(text_) + "'");
+    throw ValidationError("Shape.parse: " + what + " at offset " + std::to_string(pos_) + " in '" + std::string(text_) +
+                          "'");
   }
   void expect(char c) {
     skip();
@@ -246,8 +244,8 @@ class Parser {
         fail(std::string("expected ") + what);
       std::uint64_t n = 0;
       while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
-        if (!strided::detail::checked_mul(n, 10, n) || !strided::detail::checked_add(n, static_cast<std::uint64_t>(text_[pos_] - '0'), n) ||
-            n > kMax63)
+        if (!strided::detail::checked_mul(n, 10, n) ||
+            !strided::detail::checked_add(n, static_cast<std::uint64_t>(text_[pos_] - '0'), n) || n > kMax63)
           fail("number does not fit in 63 bits");
         ++pos_;
       }
@@ -396,8 +394,8 @@ void validate_shape(const Shape& s, const std::string& name) {
                             std::to_string(rank) + "), got " + std::to_string(l.padded_dimensions.size()));
     for (std::size_t i = 0; i < rank; ++i)
       if (l.padded_dimensions[i] < s.dimensions[i])
-        throw ValidationError(name + ".layout.padded_dimensions[" + std::to_string(i) + "]: " +
-                              std::to_string(l.padded_dimensions[i]) + " is less than the dimension " +
+        throw ValidationError(name + ".layout.padded_dimensions[" + std::to_string(i) +
+                              "]: " + std::to_string(l.padded_dimensions[i]) + " is less than the dimension " +
                               std::to_string(s.dimensions[i]));
   }
   if (!is_valid_padding_value(l.padding_value))
@@ -411,7 +409,8 @@ void validate_shape(const Shape& s, const std::string& name) {
   std::uint64_t stride = 1, bytes = 0;
   bool ok = true;
   for (auto d : l.minor_to_major) {
-    ok = ok && strided::detail::checked_mul(stride, static_cast<std::uint64_t>(ext[static_cast<std::size_t>(d)]), stride);
+    ok = ok &&
+         strided::detail::checked_mul(stride, static_cast<std::uint64_t>(ext[static_cast<std::size_t>(d)]), stride);
     if (stride == 0) break;  // an empty buffer: nothing beyond is ever addressed
   }
   ok = ok && strided::detail::checked_mul(stride, item, bytes) && bytes <= kMax63;

@@ -179,7 +179,12 @@ class Slice1Desc(_Desc):
 
 class GatherDesc(_Desc):
     def __init__(
-        self, input: TensorDesc, indices: TensorDesc, output: TensorDesc, axis: SupportsIndex, index_dimensions: SupportsIndex
+        self,
+        input: TensorDesc,
+        indices: TensorDesc,
+        output: TensorDesc,
+        axis: SupportsIndex,
+        index_dimensions: SupportsIndex,
     ) -> None: ...
     @property
     def input(self) -> TensorDesc: ...
@@ -287,8 +292,17 @@ class CastDesc(_Desc):
     def output(self) -> TensorDesc: ...
 
 _AnyDesc: TypeAlias = Union[
-    IdentityDesc, SplitDesc, JoinDesc, SliceDesc, Slice1Desc, GatherDesc, GatherElementsDesc, GatherNDDesc,
-    ScatterDesc, ScatterNDDesc, CastDesc,
+    IdentityDesc,
+    SplitDesc,
+    JoinDesc,
+    SliceDesc,
+    Slice1Desc,
+    GatherDesc,
+    GatherElementsDesc,
+    GatherNDDesc,
+    ScatterDesc,
+    ScatterNDDesc,
+    CastDesc,
 ]
 
 # ---------------------------------------------------------------- compile / execute
@@ -315,7 +329,10 @@ def slice(
     x: npt.ArrayLike, offsets: _Ints, sizes: _Ints, strides: Optional[_Ints] = None, out: Optional[_Array] = None
 ) -> _Array: ...
 def split(
-    x: npt.ArrayLike, split: Union[SupportsIndex, _Ints], axis: SupportsIndex = 0, out: Optional[Sequence[_Array]] = None
+    x: npt.ArrayLike,
+    split: Union[SupportsIndex, _Ints],
+    axis: SupportsIndex = 0,
+    out: Optional[Sequence[_Array]] = None,
 ) -> List[_Array]: ...
 def join(arrays: Sequence[npt.ArrayLike], axis: SupportsIndex = 0, out: Optional[_Array] = None) -> _Array: ...
 
@@ -333,7 +350,9 @@ def build_info() -> Dict[str, str]: ...
 def _to_dtype(arg0: object, /) -> DataType: ...
 def _to_level(arg0: object, /) -> Optional[FeatureLevel]: ...
 def _to_int(value: object, field: str) -> int: ...
+
 _op_codes: dict[str, int]
+
 def _run(code: SupportsIndex, params: _Ints, inputs: Sequence[_Array], outputs: Sequence[_Array]) -> None: ...
 def _plan_cache_clear() -> None: ...
 def _plan_cache_size() -> int: ...
@@ -344,6 +363,7 @@ def _simd_compiled() -> List[str]: ...
 def _plan_describe(width: SupportsIndex, sizes: _Ints, src_strides: _Ints, dst_strides: _Ints) -> str: ...
 def _set_stream_threshold(bytes: SupportsIndex) -> None: ...
 def _stream_threshold() -> int: ...
+
 # The result array, or None when the general path must run.
 def _index_fast(
     code: SupportsIndex, x: Any, indices: Any, updates: Any, p: Any, reduction: SupportsIndex, out: Any, /
