@@ -81,8 +81,8 @@ void check_typed(const IndexCheckSpec& s, const std::byte* base, int threads) {
   w.coalesce();
   const std::int64_t total = w.count();
   if (total == 0 || C == 0) return;
-  // AVX2 min/max for big checks on a SIMD target (asking for the target costs a string).
-  const bool simd = total * static_cast<std::int64_t>(C) >= 4096 && simd_active() != "scalar";
+  // AVX2 min/max for big checks on a SIMD target.
+  const bool simd = total * static_cast<std::int64_t>(C) >= 4096 && active_kernels().vector_index_passes;
 
   // Partial min/max per part (not per thread: the OpenMP runtime may grant a smaller team),
   // combined afterwards; min/max are exact, so any split gives the same answer.
@@ -146,7 +146,7 @@ bool narrow_run(const std::byte* p, std::int64_t n, std::int64_t bound, U* dst, 
 
 template <class I, class U>
 void narrow_typed(const IndexCheckSpec& s, const std::byte* base, std::int64_t count, U* dst, int threads) {
-  const bool simd = count >= 4096 && simd_active() != "scalar";
+  const bool simd = count >= 4096 && active_kernels().vector_index_passes;
   constexpr int kMaxParts = 64;
   const int nt = threads_for_bytes(static_cast<std::uint64_t>(count) * sizeof(I), threads);
   const int np = nt > 1 ? std::min(4 * nt, kMaxParts) : 1;

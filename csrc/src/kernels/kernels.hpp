@@ -36,6 +36,9 @@ struct KernelTable {
   CopyKernel k[2][kKernelKinds][4];
   // [from DataType][to DataType][contiguous inner loop?]; null for equal types (a plain copy).
   CopyKernel convert[kDtypeSlots][kDtypeSlots][2];
+  // The axis-index family's index passes (bounds min/max, narrowing) use their AVX2 versions
+  // (index/check_avx2.cpp) under this target.
+  bool vector_index_passes;
 };
 
 const KernelTable& kernels_scalar() noexcept;

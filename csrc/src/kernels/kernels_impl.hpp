@@ -724,6 +724,11 @@ KernelTable make_table(const char* name) noexcept {
   fill_table<false>(t.k[0]);
   fill_table<true>(t.k[1]);
   fill_convert(t.convert);
+#if defined(__AVX2__)
+  t.vector_index_passes = true;
+#else
+  t.vector_index_passes = false;
+#endif
   return t;
 }
 
