@@ -164,6 +164,15 @@ void Rules::output_no_alias(const std::string& field, const TensorDesc& t) const
   }
 }
 
+void Rules::window_params(const TensorDesc& input, const TensorDesc& output, const std::vector<i64>& offsets,
+                          const std::vector<i64>& sizes, const std::vector<i64>& strides) const {
+  same_ndim("output", output, "input", input);
+  same_dtype("output", output, "input", input);
+  one_per_dim("offsets", offsets, input.ndim());
+  one_per_dim("sizes", sizes, input.ndim());
+  one_per_dim("strides", strides, input.ndim());
+}
+
 void Rules::parts_along_axis(const std::string& one_field, const TensorDesc& one, const std::string& many_field,
                              const std::vector<TensorDesc>& many, i64 axis) const {
   if (many.empty()) fail(many_field, "must have at least one tensor");

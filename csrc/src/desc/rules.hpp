@@ -45,6 +45,9 @@ class Rules {
   void right_aligned(const std::string& field, const TensorDesc& t, const std::vector<i64>& expected) const;
   /// strided's rule: an output's elements never alias (no stride 0 over size > 1, no overlap).
   void output_no_alias(const std::string& field, const TensorDesc& t) const;
+  /// Slice/Slice1: output like input (dimension count, dtype), one offset, size and stride per dimension.
+  void window_params(const TensorDesc& input, const TensorDesc& output, const std::vector<i64>& offsets,
+                     const std::vector<i64>& sizes, const std::vector<i64>& strides) const;
   /// Split/Join: `many` equal `one` off `axis` and their sizes along it sum to one's.
   void parts_along_axis(const std::string& one_field, const TensorDesc& one, const std::string& many_field,
                         const std::vector<TensorDesc>& many, i64 axis) const;

@@ -297,6 +297,26 @@ void expect_shape(const CallArray& a, const std::vector<std::int64_t>& shape, co
                           shape_str(a.shape, a.ndim));
 }
 
+std::vector<CallArray> parts_along_axis(const CallArray& whole, const char* whole_name,
+                                        const std::vector<ConstArrayView>& views, const char* field,
+                                        std::int64_t axis) {
+  std::vector<CallArray> live;
+  std::int64_t total = 0;
+  for (std::size_t k = 0; k < views.size(); ++k) {
+    const std::string f = std::string(field) + "[" + std::to_string(k) + "]";
+    const CallArray x = call_array(views[k], f.c_str());
+    std::vector<std::int64_t> want(whole.shape, whole.shape + whole.ndim);
+    if (x.ndim == whole.ndim) want[static_cast<std::size_t>(axis)] = x.shape[axis];
+    expect_shape(x, want, f.c_str());
+    total += x.shape[axis];
+    if (!is_empty(x)) live.push_back(x);
+  }
+  if (views.empty() || total != whole.shape[axis])
+    throw ValidationError(std::string(field) + ": sizes along axis " + std::to_string(axis) + " sum to " +
+                          std::to_string(total) + ", not to " + whole_name + "'s " + std::to_string(whole.shape[axis]));
+  return live;
+}
+
 void index_call(int code, std::int64_t p, ScatterReduction reduction, const CallArray* ins, std::size_t n_in,
                 const CallArray& out) {
   const std::int64_t prm[2] = {p, static_cast<std::int64_t>(reduction)};

@@ -47,6 +47,10 @@ std::string shape_str(const std::int64_t* shape, int ndim);
 
 /// ValidationError "<field>: expected shape (..), got (..)" unless `a` has exactly `shape`.
 void expect_shape(const CallArray& a, const std::vector<std::int64_t>& shape, const char* field);
+/// Split/Join's arrays: `views` (named field[k]) must equal `whole`'s shape off `axis` and sum to
+/// it along it; returns the non-empty ones.
+std::vector<CallArray> parts_along_axis(const CallArray& whole, const char* whole_name,
+                                        const std::vector<ConstArrayView>& views, const char* field, std::int64_t axis);
 /// The index family's array functions (strided/array.hpp): `ins` are x, indices[, updates];
 /// checks the result's shape (call_shapes), then runs. A call with an empty array moves nothing
 /// and reads no index (a scatter still copies x to out); a gather with a non-empty result from

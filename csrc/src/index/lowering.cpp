@@ -17,6 +17,18 @@ IndexCheckSpec check_spec(const char* name, const View& idx) {
   return s;
 }
 
+IndexCheckSpec tuple_check_spec(const char* name, const View& idx, int q, const std::int64_t* bound, int L,
+                                int first_axis) {
+  IndexCheckSpec c = check_spec(name, idx);
+  c.skip_leading = idx.ndim() - q;
+  c.comp_dim = idx.ndim() - 1;
+  for (int k = 0; k < L; ++k) {
+    c.bound.push_back(bound[k]);
+    c.axis.push_back(first_axis + k);
+  }
+  return c;
+}
+
 /// Lines processed together when the axis is not the innermost dimension (`tile`), and whether
 /// each tile's band of the target (N x tile elements) goes through a packed scratch copy. A
 /// band of a large target is spread over N rows that are often a power of two apart: direct

@@ -103,6 +103,10 @@ std::unique_ptr<const Step> make_tuple_scatter_step(const TupleScatterGeom& g, S
 
 /// The check of the indices view `idx`, its errors naming `name` ("scatter.indices").
 IndexCheckSpec check_spec(const char* name, const View& idx);
+/// check_spec for index tuples: the last of idx's trailing `q` dimensions holds the L = bound.size()
+/// components, component k indexing axis first_axis + k of size bound[k].
+IndexCheckSpec tuple_check_spec(const char* name, const View& idx, int q, const std::int64_t* bound, int L,
+                                int first_axis);
 /// Lines processed together (ElementsGeom::tile, ::pack) for an element width.
 void choose_tile(ElementsGeom& g, std::size_t width);
 /// Same sizes, strides and offset (possibly the same memory at run time).

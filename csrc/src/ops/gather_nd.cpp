@@ -53,13 +53,7 @@ void lower(Lowering& l, const GatherNDDesc& d) {
   g.out = out.where;
   g.dtype = in.dtype;
   g.idx_dtype = idx.dtype;
-  index::IndexCheckSpec c = index::check_spec("gather_nd.indices", idx);
-  c.skip_leading = idx.ndim() - q;
-  c.comp_dim = idx.ndim() - 1;
-  for (int k = 0; k < L; ++k) {
-    c.bound.push_back(g.bound[static_cast<std::size_t>(k)]);
-    c.axis.push_back(b + k);
-  }
+  index::IndexCheckSpec c = index::tuple_check_spec("gather_nd.indices", idx, q, g.bound.data(), L, b);
   l.p.steps.push_back(index::make_tuple_gather_step(g, std::move(c)));
 }
 

@@ -44,20 +44,7 @@ void join(const std::vector<ConstArrayView>& xs, const ArrayView& out, std::int6
   const detail::CallArray o = detail::call_array(out, "out");
   if (o.ndim == 0) throw ValidationError("out: zero-dimensional arrays cannot be concatenated");
   const std::int64_t ax = detail::Call::axis(axis, o.ndim, "axis");
-  std::vector<detail::CallArray> live;
-  std::int64_t total = 0;
-  for (std::size_t k = 0; k < xs.size(); ++k) {
-    const std::string field = "xs[" + std::to_string(k) + "]";
-    const detail::CallArray x = detail::call_array(xs[k], field.c_str());
-    std::vector<std::int64_t> want(o.shape, o.shape + o.ndim);
-    if (x.ndim == o.ndim) want[static_cast<std::size_t>(ax)] = x.shape[ax];
-    detail::expect_shape(x, want, field.c_str());
-    total += x.shape[ax];
-    if (!detail::is_empty(x)) live.push_back(x);
-  }
-  if (xs.empty() || total != o.shape[ax])
-    throw ValidationError("xs: sizes along axis " + std::to_string(ax) + " sum to " + std::to_string(total) +
-                          ", not to out's " + std::to_string(o.shape[ax]));
+  const std::vector<detail::CallArray> live = detail::parts_along_axis(o, "out", xs, "xs", ax);
   if (!live.empty() && !detail::is_empty(o))
     detail::call(detail::op_code<JoinDesc>(), &ax, 1, live.data(), live.size(), &o, 1);
 }

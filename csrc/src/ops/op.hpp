@@ -35,6 +35,9 @@ class Lowering {
   View out(const TensorDesc& t);
   std::vector<View> ins(const std::vector<TensorDesc>& ts);
   std::vector<View> outs(const std::vector<TensorDesc>& ts);
+  /// A copy (converting when the dtypes differ) of view `in` to `out`; identical views of the
+  /// same dtype may be the very same memory (in place).
+  void copy(const View& in, const View& out);
 
   Program& p;
 

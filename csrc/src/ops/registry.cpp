@@ -74,6 +74,12 @@ std::vector<View> Lowering::outs(const std::vector<TensorDesc>& ts) {
   return v;
 }
 
+void Lowering::copy(const View& in, const View& out) {
+  p.steps.push_back(make_copy_step(in, out));
+  if (in.dtype == out.dtype && in.strides == out.strides && in.where.offset == out.where.offset)
+    p.inplace_ok.emplace_back(in.where.buffer, out.where.buffer);
+}
+
 // ------------------------------------------------------------------ Call
 
 void Call::expect(std::size_t ins, std::size_t outs, std::size_t params) const {

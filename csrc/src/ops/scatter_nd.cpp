@@ -64,13 +64,7 @@ void lower(Lowering& l, const ScatterNDDesc& d) {
   g.idx_dtype = idx.dtype;
   const bool same = index::same_view(xi, xo);
   if (same) l.p.inplace_ok.emplace_back(in.where.buffer, out.where.buffer);
-  index::IndexCheckSpec c = index::check_spec("scatter_nd.indices", idx);
-  c.skip_leading = idx.ndim() - q;
-  c.comp_dim = idx.ndim() - 1;
-  for (int k = 0; k < L; ++k) {
-    c.bound.push_back(g.bound[static_cast<std::size_t>(k)]);
-    c.axis.push_back(k);
-  }
+  index::IndexCheckSpec c = index::tuple_check_spec("scatter_nd.indices", idx, q, g.bound.data(), L, 0);
   l.p.steps.push_back(index::make_tuple_scatter_step(g, d.reduction, std::move(c), make_copy_step(xi, xo), same));
 }
 

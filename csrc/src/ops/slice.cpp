@@ -10,12 +10,7 @@ constexpr std::array<LevelRow, 4> kTable{
 }  // namespace
 
 void check(const Rules& r, const SliceDesc& d) {
-  const int n = d.input.ndim();
-  r.same_ndim("output", d.output, "input", d.input);
-  r.same_dtype("output", d.output, "input", d.input);
-  r.one_per_dim("offsets", d.offsets, n);
-  r.one_per_dim("sizes", d.sizes, n);
-  r.one_per_dim("strides", d.strides, n);
+  r.window_params(d.input, d.output, d.offsets, d.sizes, d.strides);
   const auto s = [](std::int64_t v) { return std::to_string(v); };
   for (std::size_t i = 0; i < d.strides.size(); ++i) {
     if (d.strides[i] < 1) r.fail(field_at("strides", i), "stride must be at least 1, got " + s(d.strides[i]));

@@ -10,12 +10,7 @@ constexpr std::array<LevelRow, 3> kTable{{{FeatureLevel::FL_2_1, 4, 5, kEightTyp
 }  // namespace
 
 void check(const Rules& r, const Slice1Desc& d) {
-  const int n = d.input.ndim();
-  r.same_ndim("output", d.output, "input", d.input);
-  r.same_dtype("output", d.output, "input", d.input);
-  r.one_per_dim("offsets", d.offsets, n);
-  r.one_per_dim("sizes", d.sizes, n);
-  r.one_per_dim("strides", d.strides, n);
+  r.window_params(d.input, d.output, d.offsets, d.sizes, d.strides);
   const auto s = [](auto v) { return std::to_string(v); };
   for (std::size_t i = 0; i < d.strides.size(); ++i) {
     if (d.strides[i] == 0) r.fail(field_at("strides", i), "stride must not be 0");

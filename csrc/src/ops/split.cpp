@@ -40,20 +40,8 @@ void split(const ConstArrayView& x, const std::vector<ArrayView>& outs, std::int
   const detail::CallArray a = detail::call_array(x, "x");
   if (a.ndim == 0) throw ValidationError("x: a 0-d array cannot be split (it has no axis)");
   const std::int64_t ax = detail::Call::axis(axis, a.ndim, "axis");
-  std::vector<detail::CallArray> live;
-  std::int64_t total = 0;
-  for (std::size_t k = 0; k < outs.size(); ++k) {
-    const std::string field = "outs[" + std::to_string(k) + "]";
-    const detail::CallArray o = detail::call_array(outs[k], field.c_str());
-    std::vector<std::int64_t> want(a.shape, a.shape + a.ndim);
-    if (o.ndim == a.ndim) want[static_cast<std::size_t>(ax)] = o.shape[ax];
-    detail::expect_shape(o, want, field.c_str());
-    total += o.shape[ax];
-    if (!detail::is_empty(o)) live.push_back(o);
-  }
-  if (outs.empty() || total != a.shape[ax])
-    throw ValidationError("outs: sizes along axis " + std::to_string(ax) + " sum to " + std::to_string(total) +
-                          ", not to x's " + std::to_string(a.shape[ax]));
+  std::vector<ConstArrayView> views(outs.begin(), outs.end());
+  const std::vector<detail::CallArray> live = detail::parts_along_axis(a, "x", views, "outs", ax);
   if (!live.empty()) detail::call(detail::op_code<SplitDesc>(), &ax, 1, &a, 1, live.data(), live.size());
 }
 
