@@ -35,3 +35,18 @@ def test_exported_documented_and_stubbed(name: str) -> None:
 
 def test_scatter_alias() -> None:
     assert sd.ScatterElementsDesc is sd.ScatterDesc
+
+
+def test_generated_stubs_are_current() -> None:
+    """The description classes of _core/__init__.pyi are generated (scripts/gen_stubs.py)."""
+    script = ROOT / "scripts/gen_stubs.py"
+    if not script.exists():
+        pytest.skip("needs the source tree (scripts/gen_stubs.py)")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gen_stubs", script)
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    text = (ROOT / "python/strided/_core/__init__.pyi").read_text()
+    assert gen.generated() in text, "python/strided/_core/__init__.pyi is not current: run scripts/gen_stubs.py"

@@ -78,6 +78,13 @@ pyb::object to_py(const std::vector<TensorDesc>& v) {
 }
 pyb::object to_py(ScatterReduction x) { return pyb::str(reduction_str(x)); }
 
+// The field's kind for the generated stubs (scripts/gen_stubs.py).
+const char* kind_of(const TensorDesc*) { return "tensor"; }
+const char* kind_of(const std::vector<TensorDesc>*) { return "tensors"; }
+const char* kind_of(const std::int64_t*) { return "int"; }
+const char* kind_of(const std::vector<std::int64_t>*) { return "ints"; }
+const char* kind_of(const ScatterReduction*) { return "str"; }
+
 std::string r(const TensorDesc& t) { return t.to_string(); }
 std::string r(std::int64_t v) { return std::to_string(v); }
 std::string r(const std::vector<std::int64_t>& v) {
@@ -146,6 +153,35 @@ void bind_init(pyb::class_<D>& c, std::index_sequence<I...>, std::index_sequence
   else c.def(pyb::init(make), arg_for<D, P>()..., pyb::kw_only(), arg_for<D, sizeof...(P) + K>()...);
 }
 
+template <class D, class T>
+const char* field_kind(const DescField<D, T>&) {
+  return kind_of(static_cast<const T*>(nullptr));
+}
+
+template <class D, class T>
+pyb::object default_py(const DescField<D, T>& f) {
+  if constexpr (std::is_default_constructible_v<T>)
+    if (f.use != FieldUse::Required) return to_py(T{});
+  return pyb::none();
+}
+
+// [(field, kind, use, default or None)] for the generated stubs.
+template <class D>
+pyb::list field_info() {
+  pyb::list out;
+  std::apply(
+      [&out](const auto&... f) {
+        ((out.append(pyb::make_tuple(f.name, field_kind(f),
+                                     f.use == FieldUse::Required   ? "required"
+                                     : f.use == FieldUse::Optional ? "optional"
+                                                                   : "keyword",
+                                     default_py(f)))),
+         ...);
+      },
+      D::fields());
+  return out;
+}
+
 template <class D>
 void bind_desc(pyb::module_& m) {
   pyb::class_<D> c(m, D::name, D::doc);
@@ -197,19 +233,26 @@ void bind_desc(pyb::module_& m) {
           },
           pyb::is_operator());
   c.attr("__hash__") = pyb::none();  // equality by value; unhashable like other value structs with __eq__
-  if constexpr (has_alias<D>::value) m.attr(D::alias) = c;
+  if constexpr (has_alias<D>::value) {
+    m.attr(D::alias) = c;
+    c.attr("_alias") = D::alias;
+  }
 }
 
 }  // namespace
 
 void register_ops(pyb::module_& m) {
-  pyb::dict codes;
+  pyb::dict codes, fields;
 #define STRIDED_X(Name, family) \
   bind_desc<Name##Desc>(m);     \
   codes[pyb::str(Name##Desc::name)] = detail::op_code<Name##Desc>();
   STRIDED_FOR_EACH_OP(STRIDED_X)
 #undef STRIDED_X
   m.attr("_op_codes") = codes;  // the functional entry points' operator codes, by description name
+#define STRIDED_X(Name, family) fields[pyb::str(Name##Desc::name)] = field_info<Name##Desc>();
+  STRIDED_FOR_EACH_OP(STRIDED_X)
+#undef STRIDED_X
+  m.attr("_desc_fields") = fields;  // [(field, kind, use, default)] per description: scripts/gen_stubs.py
 }
 
 }  // namespace strided::py

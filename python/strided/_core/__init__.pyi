@@ -126,6 +126,8 @@ class _Desc(metaclass=_pybind11_type):
     def __eq__(self, other: object) -> bool: ...
     def __ne__(self, other: object) -> bool: ...
 
+# ---- generated from the operator list by scripts/gen_stubs.py: do not edit by hand ----
+
 class IdentityDesc(_Desc):
     def __init__(self, input: TensorDesc, output: TensorDesc) -> None: ...
     @property
@@ -304,6 +306,8 @@ _AnyDesc: TypeAlias = Union[
     ScatterNDDesc,
     CastDesc,
 ]
+
+# ---- end of the generated descriptions ----
 
 # ---------------------------------------------------------------- compile / execute
 
