@@ -291,6 +291,15 @@ class CastDesc(_Desc):
     @property
     def output(self) -> TensorDesc: ...
 
+class TileDesc(_Desc):
+    def __init__(self, input: TensorDesc, output: TensorDesc, repeats: _Ints) -> None: ...
+    @property
+    def input(self) -> TensorDesc: ...
+    @property
+    def output(self) -> TensorDesc: ...
+    @property
+    def repeats(self) -> Tuple[int, ...]: ...
+
 _AnyDesc: TypeAlias = Union[
     IdentityDesc,
     SplitDesc,
@@ -303,6 +312,7 @@ _AnyDesc: TypeAlias = Union[
     ScatterDesc,
     ScatterNDDesc,
     CastDesc,
+    TileDesc,
 ]
 
 # ---------------------------------------------------------------- compile / execute
