@@ -65,6 +65,15 @@ def test_large_any_thread_count(threads) -> None:
         assert same_bits(sd.tile(x[::-2, 7::3], reps), np.tile(x[::-2, 7::3], reps))
 
 
+def test_fresh_results_from_the_result_pool() -> None:
+    x = random_array(np.random.default_rng(2), (1024, 1024), np.uint32)  # 4 MiB, results of 8 MiB
+    for _ in range(3):  # the second and later results reuse the first one's freed block
+        got = sd.tile(x, (2, 1))
+        assert got.flags.c_contiguous and got.flags.owndata and got.flags.writeable
+        assert same_bits(got, np.tile(x, (2, 1)))
+        del got
+
+
 def test_input_strides() -> None:
     rng = np.random.default_rng(3)
     base = random_array(rng, (20, 30), np.uint16)

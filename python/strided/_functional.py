@@ -96,7 +96,7 @@ def tile(x: Any, repeats: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
     if out is None:
         if any(s > _INT64_MAX for s in shape):
             raise _core.ValidationError(f"tile.repeats: the result's shape {shape} does not fit in 64 bits")
-        res = np.empty(shape, dtype=a.dtype)
+        res = _core._empty(shape, a.dtype)  # the result pool when large
     else:
         res = _out(out, shape, a.dtype)
     if res.size:
