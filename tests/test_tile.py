@@ -122,8 +122,7 @@ def test_empty_and_zero_d() -> None:
         assert got.shape == np.tile(x, reps).shape and got.dtype == np.float16
         out = np.zeros(got.shape, np.float16)
         assert sd.tile(x, reps, out=out) is out
-    # 0-d: no repeats, a 0-d copy (as numpy.tile(x, ())); torch's x.repeat() needs as many
-    # repeats as dimensions too.
+    # 0-d: no repeats, a 0-d copy, as numpy.tile(x, ()), torch.tile(x, ()) and x.repeat(()) give.
     z = np.float64(-2.5)
     got = sd.tile(z, ())
     assert got.shape == () and got == -2.5 and same_bits(got, np.tile(z, ()))
