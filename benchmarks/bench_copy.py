@@ -314,6 +314,56 @@ for _src, _dst in ((np.float32, np.float16), (np.float16, np.float32), (np.int32
             return lambda: to.copy_(ta)
 
 
+# ------------------------------------------------------------------ tile (a broadcast view copied)
+# x: 2048x4096 float32 (32 MiB) tiled by (2, 2) into 4096x8192 (128 MiB written). Into out=:
+# strided against the same broadcast copy spelled in numpy and torch (out viewed as
+# (2, 2048, 2, 4096), x as (1, 2048, 1, 4096)); fresh: sd.tile, np.tile and torch's x.repeat.
+TILE_G = "tile f32 2048x4096 by (2, 2)"
+
+
+def _tile_in():
+    return f32("tile_x", (2048, 4096))
+
+
+@case(TILE_G, "strided sd.tile(out=)")
+def _():
+    x, o = _tile_in(), f32("o", (4096, 8192), False)
+    return lambda: sd.tile(x, (2, 2), out=o)
+
+
+@case(TILE_G, "numpy copyto(out, broadcast view)")
+def _():
+    x, o = _tile_in(), f32("o", (4096, 8192), False)
+    ov, xv = o.reshape(2, 2048, 2, 4096), x.reshape(1, 2048, 1, 4096)
+    return lambda: np.copyto(ov, xv)
+
+
+def _tile_sd():
+    x = _tile_in()
+    return lambda: sd.tile(x, (2, 2))
+
+
+def _tile_np():
+    x = _tile_in()
+    return lambda: np.tile(x, (2, 2))
+
+
+_fresh(f"fresh {TILE_G}", _tile_sd, _tile_np)
+
+if torch is not None:
+
+    @case(TILE_G, "torch copy_(out, expand view)")
+    def _():
+        x, o = torch.from_numpy(_tile_in()), torch.from_numpy(f32("o", (4096, 8192), False))
+        ov, xv = o.view(2, 2048, 2, 4096), x.view(1, 2048, 1, 4096).expand(2, 2048, 2, 4096)
+        return lambda: ov.copy_(xv)
+
+    @case(f"fresh {TILE_G}", "torch x.repeat(2, 2)")
+    def _():
+        x = torch.from_numpy(_tile_in())
+        return lambda: x.repeat(2, 2)
+
+
 # ------------------------------------------------------------------ broadcast
 @case("broadcast row f32 (8192 -> 4096x8192)", "strided")
 def _():

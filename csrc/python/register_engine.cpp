@@ -7,6 +7,7 @@
 #include "plan/copy_plan.hpp"
 #include "plan/plan_detail.hpp"
 #include "runtime/simd.hpp"
+#include "util/checked.hpp"
 
 namespace strided::py {
 namespace {
@@ -53,6 +54,19 @@ void register_engine(pyb::module_& m) {
   m.def("_set_result_pool_limit", &set_result_pool_limit, pyb::arg("bytes"),
         "Result pool byte limit (0 turns it off and frees the idle blocks); for benchmarks and tests.");
   m.def("_result_pool_limit", &result_pool_limit);
+  m.def(
+      "_empty",
+      [](const std::vector<pyb::ssize_t>& shape, const pyb::dtype& dtype) {
+        // Functions written in Python (sd.tile) make their fresh results here, so that large
+        // ones come from the result pool as those of the C++ functions (sd.join, ...) do.
+        std::uint64_t bytes = static_cast<std::uint64_t>(dtype.itemsize());
+        for (const pyb::ssize_t n : shape)
+          if (n < 0 || !detail::checked_mul(bytes, static_cast<std::uint64_t>(n), bytes)) bytes = 0;
+        ResultAllocScope pooled(static_cast<std::size_t>(bytes));
+        return pyb::array(dtype, shape);
+      },
+      pyb::arg("shape"), pyb::arg("dtype"),
+      "A new C-contiguous array, from the result pool when it is large (4 MiB or more).");
   m.def(
       "_memcpy",
       [](pyb::handle dst, pyb::handle src, int threads) {

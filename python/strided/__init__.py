@@ -37,9 +37,10 @@ from ._core import (
     Slice1Desc,
     SliceDesc,
     SplitDesc,
+    TileDesc,
 )
 from ._types import install_enum_helpers as _install_enum_helpers
-from ._functional import cast, copy, join, slice, split
+from ._functional import cast, copy, join, slice, split, tile
 from ._index import gather, gather_elements, gather_nd, scatter, scatter_nd
 from . import xla
 from ._layout import attach as _attach_layout, plot_layout
@@ -74,6 +75,7 @@ __all__ = [
     "SliceDesc",
     "SplitDesc",
     "TensorDesc",
+    "TileDesc",
     "ValidationError",
     "build_info",
     "calc_buffer_tensor_size",
@@ -93,6 +95,7 @@ __all__ = [
     "set_num_threads",
     "slice",
     "split",
+    "tile",
     "xla",
     "__version__",
 ]

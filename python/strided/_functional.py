@@ -1,14 +1,15 @@
-"""The copy-family operators on arrays: copy, split, join, slice, cast.
+"""The copy-family operators on arrays: copy, split, join, slice, cast, tile.
 
 copy, split, join and slice live in the C++ core (csrc/python/register_functional.cpp) so that a
 call on a tiny array costs about what numpy's own copy does: argument checks, output allocation
 and the cached plan (keyed by operator, shapes, strides and dtype) never go back to Python, and
-the copy itself runs without the GIL. cast is a thin layer over the library's functional path.
+the copy itself runs without the GIL. cast and tile are thin layers over the library's functional
+path.
 """
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -16,8 +17,19 @@ from . import _core
 from ._core import copy, join, slice, split
 
 _CAST = _core._op_codes["CastDesc"]
+_TILE = _core._op_codes["TileDesc"]
 
-__all__ = ["cast", "copy", "join", "slice", "split"]
+__all__ = ["cast", "copy", "join", "slice", "split", "tile"]
+
+
+_INT64_MAX = 2**63 - 1
+
+
+def _ints(v: Any, field: str) -> List[int]:
+    """An int, or a sequence (or 1-d array) of ints, each by the bindings' rule (_core._to_int)."""
+    if isinstance(v, np.ndarray) and v.ndim > 0 or isinstance(v, Sequence) and not isinstance(v, (str, bytes)):
+        return [_core._to_int(r, f"{field}[{i}]") for i, r in enumerate(v)]
+    return [_core._to_int(v, field)]
 
 
 def _array(x: Any, name: str) -> np.ndarray:
@@ -27,6 +39,19 @@ def _array(x: Any, name: str) -> np.ndarray:
     if a.dtype.hasobject:
         raise TypeError(f"{name}: object arrays are not supported (dtype {a.dtype})")
     return a
+
+
+def _out(out: Any, shape: Tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """A caller's ``out=``: a writable numpy array of exactly ``shape`` and ``dtype``."""
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out: expected a numpy array, got {type(out).__name__}")
+    if out.shape != shape:
+        raise _core.ValidationError(f"out: expected shape {shape}, got {out.shape}")
+    if out.dtype != dtype:
+        raise _core.ValidationError(f"out: expected dtype {dtype}, got {out.dtype}")
+    if not out.flags.writeable:
+        raise BufferError("out: array is read-only")
+    return out
 
 
 def cast(x: Any, dtype: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
@@ -43,18 +68,37 @@ def cast(x: Any, dtype: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
     """
     a = _array(x, "cast.x")
     target = _core.DataType(_core._to_dtype(dtype)).numpy
-    if out is None:
-        res = np.empty(a.shape, dtype=target)
-    else:
-        if not isinstance(out, np.ndarray):
-            raise TypeError(f"out: expected a numpy array, got {type(out).__name__}")
-        if out.shape != a.shape:
-            raise _core.ValidationError(f"out: expected shape {a.shape}, got {out.shape}")
-        if out.dtype != target:
-            raise _core.ValidationError(f"out: expected dtype {target}, got {out.dtype}")
-        if not out.flags.writeable:
-            raise BufferError("out: array is read-only")
-        res = out
+    res = np.empty(a.shape, dtype=target) if out is None else _out(out, a.shape, target)
     if res.size:
         _core._run(_CAST, (), (a,), (res,))
+    return res
+
+
+def tile(x: Any, repeats: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """DirectML Tile: ``x`` repeated ``repeats[i]`` times along each dimension ``i``, so that
+    ``result.shape[i] == x.shape[i] * repeats[i]`` and ``result[c] == x[c % x.shape]``.
+
+    ``repeats``: one integer >= 1 per dimension of ``x`` (a plain int for a 1-d ``x``); a 0-d
+    ``x`` takes ``()`` and gives a 0-d copy. Stricter than ``numpy.tile``, which pads a short
+    ``repeats`` (or ``x``'s shape) with 1s and accepts 0: a wrong count or a repeat below 1 raises
+    ValidationError (``"tile.repeats[1]: ..."``). ``x`` may have a dimension of size 0 (an empty
+    result). Returns a new C-contiguous array, or ``out`` (any strides, exactly the result's shape
+    and ``x``'s dtype).
+    """
+    a = _array(x, "tile.x")
+    reps = _ints(repeats, "tile.repeats")
+    if len(reps) != a.ndim:
+        raise _core.ValidationError(f"tile.repeats: must have one value per dimension of x ({a.ndim}), got {len(reps)}")
+    for i, r in enumerate(reps):
+        if r < 1:
+            raise _core.ValidationError(f"tile.repeats[{i}]: repeat must be at least 1, got {r}")
+    shape = tuple(s * r for s, r in zip(a.shape, reps))
+    if out is None:
+        if any(s > _INT64_MAX for s in shape):
+            raise _core.ValidationError(f"tile.repeats: the result's shape {shape} does not fit in 64 bits")
+        res = _core._empty(shape, a.dtype)  # the result pool when large
+    else:
+        res = _out(out, shape, a.dtype)
+    if res.size:
+        _core._run(_TILE, reps or (1,), (a,), (res,))  # a 0-d x runs as shape (1,)
     return res

@@ -157,6 +157,39 @@ void cast_rules() {
                "expected shape (4,)");
 }
 
+void tile_rules() {
+  // SPEC 3.7's example: {1,1,2,3} [[1,2,3],[4,5,6]] repeated {1,1,3,3} -> {1,1,6,9}.
+  const std::vector<float> x{1, 2, 3, 4, 5, 6};
+  std::vector<float> o(54, -1);
+  tile(in(x, {1, 1, 2, 3}, {6 * F, 6 * F, 3 * F, F}), out(o, {1, 1, 6, 9}, {54 * F, 54 * F, 9 * F, F}), {1, 1, 3, 3});
+  for (int r = 0; r < 6; ++r)
+    for (int c = 0; c < 9; ++c)
+      CHECK_EQ(o[static_cast<std::size_t>(r * 9 + c)], x[static_cast<std::size_t>((r % 2) * 3 + c % 3)]);
+  // x read transposed and backwards (negative and swapped strides) into a padded out, rows of 5.
+  std::vector<float> p(4 * 5, -1);
+  tile(in(x, {3, 2}, {-F, 3 * F}, 2), out(p, {3, 4}, {5 * F, F}), {1, 2});  // x' = [[3,6],[2,5],[1,4]]
+  const std::vector<float> want{3, 6, 3, 6, -1, 2, 5, 2, 5, -1, 1, 4, 1, 4, -1, -1, -1, -1, -1, -1};
+  CHECK(p == want);
+  // A 0-d x takes no repeats (a copy); an empty x gives an empty out (nothing written).
+  std::vector<float> s(1, -1);
+  tile(in(x, {}, {}, 4), out(s, {}, {}), {});
+  CHECK_EQ(s[0], 5.0f);
+  tile(in(x, {0, 3}, {3 * F, F}), out(o, {0, 6}, {6 * F, F}), {4, 2});
+  // Misuse: typed errors, nothing written.
+  std::vector<float> q(12, -1);
+  CHECK_THROWS(tile(in(x, {2, 3}, {3 * F, F}), out(q, {2, 6}, {6 * F, F}), {1, 0}), ValidationError,
+               "TileDesc.repeats[1]: repeat must be at least 1, got 0");
+  CHECK_THROWS(tile(in(x, {2, 3}, {3 * F, F}), out(q, {2, 6}, {6 * F, F}), {2}), ValidationError,
+               "TileDesc.repeats: must have one value per dimension (2), got 1");
+  CHECK_THROWS(tile(in(x, {2, 3}, {3 * F, F}), out(q, {3, 4}, {4 * F, F}), {1, 2}), ValidationError,
+               "out: expected shape (2, 6), got (3, 4)");
+  CHECK_THROWS(tile(in(x, {2, 3}, {3 * F, F}), ArrayView{DataType::INT32, q.data(), {2, 6}, {24, 4}}, {1, 2}),
+               ValidationError, "out.dtype: must equal x.dtype (FLOAT32), got INT32");
+  CHECK_THROWS(tile(in(x, {2, 3}, {3 * F, F}), out(q, {2, 6}, {6 * F, F}), {1, INT64_MAX}), ValidationError,
+               "does not fit in 64 bits");
+  CHECK(q == std::vector<float>(12, -1));
+}
+
 void plan_cache() {
   clear_plan_cache();
   CHECK_EQ(plan_cache_size(), std::size_t{0});
@@ -179,6 +212,7 @@ int main() {
   index_errors_write_nothing();
   empty_arrays();
   cast_rules();
+  tile_rules();
   plan_cache();
   return check::report();
 }

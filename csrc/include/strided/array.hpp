@@ -60,6 +60,10 @@ void scatter_nd(const ConstArrayView& x, const ConstArrayView& indices, const Co
 
 /// Cast: out = x converted to out's dtype by SPEC 3.5's rules (same sizes).
 void cast(const ConstArrayView& x, const ArrayView& out);
+/// Tile: out[c] = x[c mod x.sizes], out.sizes[i] = x.sizes[i] * repeats[i]; one repeat (>= 1) per
+/// dimension of x (none for a 0-d x: a copy). ValidationError "TileDesc.repeats[i]: ..." for a bad
+/// repeat, "out: expected shape ..." for an out of the wrong shape; nothing is written then.
+void tile(const ConstArrayView& x, const ArrayView& out, const std::vector<std::int64_t>& repeats);
 
 /// Drops every cached plan (they are rebuilt on the next call).
 void clear_plan_cache();

@@ -29,7 +29,8 @@ namespace strided {
   X(GatherND, index)           \
   X(Scatter, index)            \
   X(ScatterND, index)          \
-  X(Cast, copy)
+  X(Cast, copy)                \
+  X(Tile, copy)
 
 /// How a field is passed when a description is built from Python (keyword-only fields follow
 /// the others; optional and keyword-only ones default to their type's zero: 0, NONE). The
@@ -249,6 +250,22 @@ struct CastDesc {
       "saturation for float -> int, round to nearest even, modulo 2^bits for int -> int).";
   static constexpr auto fields() {
     return std::make_tuple(desc_field("input", &CastDesc::input), desc_field("output", &CastDesc::output));
+  }
+};
+
+/// DML_TILE_OPERATOR_DESC: out[c] = in[c mod in.sizes], out.sizes[i] = in.sizes[i] * repeats[i].
+struct TileDesc {
+  TensorDesc input;
+  TensorDesc output;
+  std::vector<std::int64_t> repeats;  // Repeats (RepeatsCount = the dimension count): each >= 1
+
+  static constexpr const char* name = "TileDesc";
+  static constexpr const char* doc =
+      "DML_TILE_OPERATOR_DESC: the input repeated repeats[i] times along each dimension i "
+      "(out.sizes[i] = in.sizes[i] * repeats[i]; out[c] = in[c mod in.sizes]).";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &TileDesc::input), desc_field("output", &TileDesc::output),
+                           desc_field("repeats", &TileDesc::repeats));
   }
 };
 

@@ -47,20 +47,21 @@ std::string reduction_name(ScatterReduction r) {
   return "UNKNOWN";
 }
 
-// The lowest level at which `table` accepts `n` dimensions / dtype `t`.
-FeatureLevel needs_dims(const LevelTable& table, int n) {
+// "need feature level X", X the lowest level at which `table` accepts `n` dimensions / dtype
+// `t`, or that no level accepts them (a table may leave a type out at every level: Tile's FLOAT64).
+std::string needs_dims(const LevelTable& table, int n) {
   for (FeatureLevel l : kLevels) {
     const LevelRow* r = table.at(l);
-    if (r && n >= r->min_dims && n <= r->max_dims) return l;
+    if (r && n >= r->min_dims && n <= r->max_dims) return "need feature level " + lv(l);
   }
-  return kNewestFeatureLevel;
+  return "are accepted at no DirectML feature level";
 }
-FeatureLevel needs_dtype(const LevelTable& table, DataType t) {
+std::string needs_dtype(const LevelTable& table, DataType t) {
   for (FeatureLevel l : kLevels) {
     const LevelRow* r = table.at(l);
-    if (r && (r->dtypes & dtype_bit(t))) return l;
+    if (r && (r->dtypes & dtype_bit(t))) return "needs feature level " + lv(l);
   }
-  return kNewestFeatureLevel;
+  return "is accepted at no DirectML feature level";
 }
 
 }  // namespace
@@ -247,14 +248,12 @@ void Rules::level_rules(const LevelTable& table, const std::vector<Named>& tenso
   for (const Named& x : tensors) {
     const TensorDesc& t = *x.t;
     if (t.ndim() < r->min_dims || t.ndim() > r->max_dims)
-      fail(x.field + ".sizes",
-           str(t.ndim()) + " dimensions need feature level " + lv(needs_dims(table, t.ndim())) + validating());
+      fail(x.field + ".sizes", str(t.ndim()) + " dimensions " + needs_dims(table, t.ndim()) + validating());
     if (x.is_index) {
       if (!(index_types(l) & dtype_bit(t.dtype())))
         fail(x.field + ".dtype", dt(t.dtype()) + " indices need feature level 3_0" + validating());
     } else if (!(r->dtypes & dtype_bit(t.dtype()))) {
-      fail(x.field + ".dtype",
-           dt(t.dtype()) + " needs feature level " + lv(needs_dtype(table, t.dtype())) + validating());
+      fail(x.field + ".dtype", dt(t.dtype()) + " " + needs_dtype(table, t.dtype()) + validating());
     }
     if (t.element_count() > kDmlMaxElements)
       fail(x.field + ".sizes", str(t.element_count()) + " elements exceed DirectML's limit of " + str(kDmlMaxElements) +

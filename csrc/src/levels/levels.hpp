@@ -19,6 +19,8 @@ constexpr std::uint64_t kAllTypes =
     dtype_bit(DataType::INT8) | dtype_bit(DataType::FLOAT64) | dtype_bit(DataType::UINT64) | dtype_bit(DataType::INT64);
 constexpr std::uint64_t kEightTypes =
     kAllTypes & ~(dtype_bit(DataType::FLOAT64) | dtype_bit(DataType::UINT64) | dtype_bit(DataType::INT64));
+/// SPEC 4's "10t": all but FLOAT64 (Cast, Tile, FillValueSequence, MaxUnpooling).
+constexpr std::uint64_t kTenTypes = kAllTypes & ~dtype_bit(DataType::FLOAT64);
 constexpr std::uint64_t kSixTypes = dtype_bit(DataType::FLOAT32) | dtype_bit(DataType::FLOAT16) |
                                     dtype_bit(DataType::INT32) | dtype_bit(DataType::INT16) |
                                     dtype_bit(DataType::UINT32) | dtype_bit(DataType::UINT16);

@@ -8,10 +8,9 @@ namespace {
 constexpr std::uint64_t kCast6 = dtype_bit(DataType::FLOAT32) | dtype_bit(DataType::FLOAT16) |
                                  dtype_bit(DataType::INT16) | dtype_bit(DataType::INT8) | dtype_bit(DataType::UINT16) |
                                  dtype_bit(DataType::UINT8);
-constexpr std::uint64_t kAllButFloat64 = kAllTypes & ~dtype_bit(DataType::FLOAT64);
 constexpr std::array<LevelRow, 4> kTable{{{FeatureLevel::FL_1_0, 4, 4, kCast6},
-                                          {FeatureLevel::FL_3_0, 4, 4, kAllButFloat64},
-                                          {FeatureLevel::FL_3_1, 1, 8, kAllButFloat64},
+                                          {FeatureLevel::FL_3_0, 4, 4, kTenTypes},
+                                          {FeatureLevel::FL_3_1, 1, 8, kTenTypes},
                                           kRow41}};
 }  // namespace
 
