@@ -15,10 +15,20 @@ from strided import _core
 STUB = pathlib.Path(__file__).resolve().parents[1] / "python/strided/_core/__init__.pyi"
 BEGIN = "# ---- generated from the operator list by scripts/gen_stubs.py: do not edit by hand ----\n"
 END = "# ---- end of the generated descriptions ----\n"
-PARAM = {"tensor": "TensorDesc", "tensors": "Sequence[TensorDesc]", "int": "SupportsIndex", "ints": "_Ints",
-         "str": "str"}
-PROP = {"tensor": "TensorDesc", "tensors": "Tuple[TensorDesc, ...]", "int": "int", "ints": "Tuple[int, ...]",
-        "str": "str"}
+PARAM = {
+    "tensor": "TensorDesc",
+    "tensors": "Sequence[TensorDesc]",
+    "int": "SupportsIndex",
+    "ints": "_Ints",
+    "str": "str",
+}
+PROP = {
+    "tensor": "TensorDesc",
+    "tensors": "Tuple[TensorDesc, ...]",
+    "int": "int",
+    "ints": "Tuple[int, ...]",
+    "str": "str",
+}
 
 
 def cls(name: str) -> str:

@@ -68,7 +68,7 @@ def cast(x: Any, dtype: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
     """
     a = _array(x, "cast.x")
     target = _core.DataType(_core._to_dtype(dtype)).numpy
-    res = np.empty(a.shape, dtype=target) if out is None else _out(out, a.shape, target)
+    res = _core._empty(a.shape, target) if out is None else _out(out, a.shape, target)  # the pool when large
     if res.size:
         _core._run(_CAST, (), (a,), (res,))
     return res
