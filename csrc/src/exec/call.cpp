@@ -134,7 +134,15 @@ void call(int code, const std::int64_t* prm, std::size_t n_prm, const CallArray*
   }
   // The key: code, parameters, then dtype/ndim, shape and strides of every array, as raw
   // int64s. Sized first and written with memcpy (one resize, no per-piece capacity checks).
-  thread_local std::string key;  // reused: no allocation per call once warm
+  // This thread's key buffer and last plan, in one thread_local (one TLS lookup per call).
+  struct Last {
+    std::string key;  // reused: no allocation per call once warm
+    std::string last_key;
+    std::shared_ptr<const Program> prog;
+    std::uint64_t generation = 0;
+  };
+  thread_local Last tl;
+  std::string& key = tl.key;
   std::size_t words = 3 + n_prm;
   for (std::size_t i = 0; i < ni; ++i) words += 1 + 2 * static_cast<std::size_t>(ins[i].ndim);
   for (std::size_t o = 0; o < no; ++o) words += 1 + 2 * static_cast<std::size_t>(outs[o].ndim);
@@ -159,25 +167,22 @@ void call(int code, const std::int64_t* prm, std::size_t n_prm, const CallArray*
   for (std::size_t i = 0; i < ni; ++i) add(ins[i]);
   for (std::size_t o = 0; o < no; ++o) add(outs[o]);
   // A loop of same-shape calls hits the thread's last plan without the lock and the hash.
-  thread_local std::string last_key;
-  thread_local std::shared_ptr<const Program> last_prog;
-  thread_local std::uint64_t last_generation = 0;
-  // A raw pointer: last_prog keeps the plan alive, and nothing below replaces it (no call
+  // A raw pointer: tl.prog keeps the plan alive, and nothing below replaces it (no call
   // back into the caller), so the hit path pays no reference-count traffic.
   const Program* prog = nullptr;
   const std::uint64_t generation = cache().generation();
-  if (last_prog && last_generation == generation && key == last_key) {
-    prog = last_prog.get();
+  if (tl.prog && tl.generation == generation && key == tl.last_key) {
+    prog = tl.prog.get();
   } else {
     std::shared_ptr<const Program> p = cache().get(key);
     if (!p) {  // first call for this key: validate and lower
       p = build(code, prm, n_prm, ins, ni, outs, no);
       cache().put(key, p);
     }
-    last_key = key;
-    last_prog = std::move(p);
-    last_generation = generation;
-    prog = last_prog.get();
+    tl.last_key = key;
+    tl.prog = std::move(p);
+    tl.generation = generation;
+    prog = tl.prog.get();
   }
   constexpr std::size_t kInline = 8;
   const std::byte* ip_s[kInline];
