@@ -23,7 +23,7 @@ def main(register_all: Callable[[str], None], table: Callable[[str], str], torch
     ap.add_argument("--table", action="store_true", help="print a markdown table of medians at the end")
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--filter", default="", help="substring of 'group | implementation' to run")
+    ap.add_argument("--filter", default="", help="substrings of 'group | implementation' to run, comma-separated")
     args, rest = ap.parse_known_args()
     sd.set_num_threads(args.threads)
     if torch is not None:
