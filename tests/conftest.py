@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import strided as sd
+from strided import _core
 
 # Shared, noisy CI machines: no per-example deadline, no "too slow" health check. The sanitizer
 # run (scripts/run_sanitizers.sh) selects the short "sanitize" profile.
@@ -42,6 +43,15 @@ def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
         return False
     u = np.dtype(f"u{a.dtype.itemsize}")
     return bool(np.array_equal(np.ascontiguousarray(a).view(u), np.ascontiguousarray(b).view(u)))
+
+
+@pytest.fixture(params=_core._simd_targets())
+def simd(request):
+    """Runs the test once per compiled SIMD target this CPU supports."""
+    before = _core._simd()
+    _core._set_simd(request.param)
+    yield request.param
+    _core._set_simd(before)
 
 
 @pytest.fixture(params=[1, 2], ids=["1thread", "2threads"])

@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 import strided as sd
-from strided import _core
 from conftest import ALL_DTYPES, same_bits
 
 FLOATS = {np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)}
@@ -110,14 +109,6 @@ def same_values(got: np.ndarray, want: np.ndarray) -> bool:
             return False
         return same_bits(got[~nan], want[~nan])
     return same_bits(got, want)
-
-
-@pytest.fixture(params=_core._simd_targets())
-def simd(request):
-    before = _core._simd()
-    _core._set_simd(request.param)
-    yield request.param
-    _core._set_simd(before)
 
 
 @pytest.mark.parametrize("src", ALL_DTYPES, ids=lambda t: np.dtype(t).name)

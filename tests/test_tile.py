@@ -10,18 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import strided as sd
-from strided import _core
 from conftest import ALL_DTYPES, random_array, same_bits
 
 FL = sd.FeatureLevel
-
-
-@pytest.fixture(params=_core._simd_targets())
-def simd(request):
-    before = _core._simd()
-    _core._set_simd(request.param)
-    yield request.param
-    _core._set_simd(before)
 
 
 def test_spec_example() -> None:
