@@ -21,6 +21,7 @@ PARAM = {
     "int": "SupportsIndex",
     "ints": "_Ints",
     "str": "str",
+    "scalar": "Scalar | float",
 }
 PROP = {
     "tensor": "TensorDesc",
@@ -28,6 +29,7 @@ PROP = {
     "int": "int",
     "ints": "Tuple[int, ...]",
     "str": "str",
+    "scalar": "Scalar",
 }
 
 

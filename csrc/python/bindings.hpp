@@ -89,6 +89,7 @@ void register_types(pyb::module_& m);
 void register_functional(pyb::module_& m);
 void register_index(pyb::module_& m);
 void register_ops(pyb::module_& m);
+void register_scalar(pyb::module_& m);
 void register_exec(pyb::module_& m);
 void register_xla(pyb::module_& m);
 void register_engine(pyb::module_& m);

@@ -4,6 +4,7 @@
 PYBIND11_MODULE(_core, m) {
   m.doc() = "strided's C++ core; use the `strided` package, not this module.";
   strided::py::register_types(m);
+  strided::py::register_scalar(m);
   strided::py::register_ops(m);
   strided::py::register_exec(m);
   strided::py::register_functional(m);

@@ -51,6 +51,53 @@ std::string reduction_str(ScatterReduction r) {
   return v < 5 ? kReductionNames[v] : "unknown";
 }
 
+// A Python number kept exactly (SPEC 1): a bool as INT64 0/1, an int as INT64 (UINT64 from 2^63),
+// a float as FLOAT64; anything else a TypeError naming `field`.
+Scalar exact_number(pyb::handle v, const std::string& field) {
+  if (PyBool_Check(v.ptr())) return Scalar::from_int(DataType::INT64, v.ptr() == Py_True ? 1 : 0);
+  if (PyIndex_Check(v.ptr()) && !pyb::isinstance<pyb::array>(v)) {
+    const auto i = pyb::reinterpret_steal<pyb::int_>(PyNumber_Index(v.ptr()));
+    if (!i) throw pyb::error_already_set();
+    int overflow = 0;
+    const long long x = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+    if (overflow == 0) return Scalar::from_int(DataType::INT64, x);
+    if (overflow > 0) {
+      const unsigned long long u = PyLong_AsUnsignedLongLong(i.ptr());
+      if (!PyErr_Occurred()) return Scalar::from_uint(DataType::UINT64, u);
+      PyErr_Clear();
+    }
+    throw ValidationError(field + ": integer " + repr_of(v) + " does not fit in 64 bits");
+  }
+  if (PyFloat_Check(v.ptr()) || PyObject_HasAttrString(v.ptr(), "__float__")) {
+    const double d = PyFloat_AsDouble(v.ptr());
+    if (d == -1.0 && PyErr_Occurred()) throw pyb::error_already_set();
+    return Scalar::from_double(DataType::FLOAT64, d);
+  }
+  throw pyb::type_error(field + ": expected a number or a Scalar, got " + repr_of(v));
+}
+
+// A scalar field: a Scalar as given, or a number kept exactly until the description's output
+// dtype is known (adopt_number).
+Scalar to_scalar(pyb::handle h, const std::string& field) {
+  if (pyb::isinstance<Scalar>(h)) return h.cast<const Scalar&>();
+  return exact_number(h, field);
+}
+
+pyb::object scalar_value(const Scalar& s) {
+  if (!is_valid_dtype(s.dtype)) return pyb::none();
+  if (is_float_dtype(s.dtype)) return pyb::float_(s.to_double());
+  const std::uint64_t b = s.value_bits();
+  if (!is_signed_int_dtype(s.dtype)) return pyb::int_(b);
+  const unsigned shift = 64 - 8 * static_cast<unsigned>(itemsize(s.dtype));
+  return pyb::int_(static_cast<std::int64_t>(b << shift) >> shift);  // sign-extended
+}
+
+std::string scalar_repr(const Scalar& s) {
+  if (!is_valid_dtype(s.dtype)) return "Scalar(UNKNOWN)";
+  std::string t = s.to_string();
+  return "Scalar(" + t.replace(t.find(' '), 1, ", ") + ")";
+}
+
 template <class D, class = void>
 struct has_alias : std::false_type {};
 template <class D>
@@ -67,6 +114,7 @@ std::vector<std::int64_t> from_py(pyb::handle h, const std::string& f, const std
   return to_ints(h, f.c_str());
 }
 ScatterReduction from_py(pyb::handle h, const std::string& f, const ScatterReduction*) { return to_reduction(h, f); }
+Scalar from_py(pyb::handle h, const std::string& f, const Scalar*) { return to_scalar(h, f); }
 
 pyb::object to_py(const TensorDesc& t) { return pyb::cast(t); }
 pyb::object to_py(std::int64_t v) { return pyb::int_(v); }
@@ -77,6 +125,7 @@ pyb::object to_py(const std::vector<TensorDesc>& v) {
   return std::move(t);
 }
 pyb::object to_py(ScatterReduction x) { return pyb::str(reduction_str(x)); }
+pyb::object to_py(const Scalar& x) { return pyb::cast(x); }
 
 // The field's kind for the generated stubs (scripts/gen_stubs.py).
 const char* kind_of(const TensorDesc*) { return "tensor"; }
@@ -84,6 +133,7 @@ const char* kind_of(const std::vector<TensorDesc>*) { return "tensors"; }
 const char* kind_of(const std::int64_t*) { return "int"; }
 const char* kind_of(const std::vector<std::int64_t>*) { return "ints"; }
 const char* kind_of(const ScatterReduction*) { return "str"; }
+const char* kind_of(const Scalar*) { return "scalar"; }
 
 std::string r(const TensorDesc& t) { return t.to_string(); }
 std::string r(std::int64_t v) { return std::to_string(v); }
@@ -98,6 +148,7 @@ std::string r(const std::vector<TensorDesc>& v) {
   return s + "]";
 }
 std::string r(ScatterReduction x) { return "'" + reduction_str(x) + "'"; }
+std::string r(const Scalar& x) { return scalar_repr(x); }
 
 // ---------------------------------------------------------------- one class per description
 template <class D>
@@ -120,6 +171,19 @@ bool equal(const D& a, const D& b) {
 template <class D, class T>
 T read_field(pyb::handle h, const DescField<D, T>& f) {
   return from_py(h, std::string(D::name) + "." + f.name, static_cast<const T*>(nullptr));
+}
+
+template <class D, class = void>
+struct has_output : std::false_type {};
+template <class D>
+struct has_output<D, std::void_t<decltype(std::declval<D>().output.dtype())>> : std::true_type {};
+
+// SPEC 1: a number given for a scalar field becomes a value of the description's output dtype
+// by the Cast rules (a Scalar given as such keeps its dtype, which validate() checks).
+template <class D, class T>
+void adopt_number(D& d, const DescField<D, T>& f, pyb::handle h) {
+  if constexpr (std::is_same_v<T, Scalar> && has_output<D>::value)
+    if (!pyb::isinstance<Scalar>(h)) d.*(f.member) = (d.*(f.member)).cast(d.output.dtype());
 }
 
 template <class D, class T>
@@ -147,7 +211,9 @@ template <class D, std::size_t... I, std::size_t... P, std::size_t... K>
 void bind_init(pyb::class_<D>& c, std::index_sequence<I...>, std::index_sequence<P...>, std::index_sequence<K...>) {
   auto make = [](decltype((void)I, pyb::handle())... h) {
     constexpr auto fs = D::fields();
-    return D{read_field(h, std::get<I>(fs))...};  // braces: converted in field order
+    D d{read_field(h, std::get<I>(fs))...};  // braces: converted in field order
+    (adopt_number(d, std::get<I>(fs), h), ...);
+    return d;
   };
   if constexpr (sizeof...(K) == 0) c.def(pyb::init(make), arg_for<D, P>()...);
   else c.def(pyb::init(make), arg_for<D, P>()..., pyb::kw_only(), arg_for<D, sizeof...(P) + K>()...);
@@ -253,6 +319,36 @@ void register_ops(pyb::module_& m) {
   STRIDED_FOR_EACH_OP(STRIDED_X)
 #undef STRIDED_X
   m.attr("_desc_fields") = fields;  // [(field, kind, use, default)] per description: scripts/gen_stubs.py
+}
+
+void register_scalar(pyb::module_& m) {
+  pyb::class_<Scalar>(m, "Scalar",
+                      "A value of one data type: DirectML's DML_SCALAR_UNION with its DML_TENSOR_DATA_TYPE. "
+                      "Scalar(dtype, value) converts a Python number to dtype by the Cast rules (SPEC 3.5: "
+                      "-2 -> UINT8 254, 300.7 -> UINT8 255, 1e6 -> FLOAT16 inf).")
+      .def(pyb::init([](pyb::handle dtype, pyb::handle value) {
+             return exact_number(value, "Scalar.value").cast(to_dtype(dtype));
+           }),
+           pyb::arg("dtype"), pyb::arg("value"))
+      .def_static(
+          "from_bits",
+          [](pyb::handle dtype, pyb::handle bits) { return Scalar{to_dtype(dtype), to_uint(bits, "Scalar.bits")}; },
+          pyb::arg("dtype"), pyb::arg("bits"),
+          "The Scalar whose union holds `bits` (FLOAT16: the binary16 pattern); bytes above the dtype's size are "
+          "ignored.")
+      .def_readonly("dtype", &Scalar::dtype)
+      .def_property_readonly("value", &scalar_value, "The value as a Python float (float dtypes) or int.")
+      .def_property_readonly(
+          "bits", [](const Scalar& s) { return s.value_bits(); },
+          "The union's bits: the value's little-endian bytes as an unsigned integer (FLOAT16: binary16).")
+      .def(
+          "cast", [](const Scalar& s, pyb::handle dtype) { return s.cast(to_dtype(dtype)); }, pyb::arg("dtype"),
+          "This value converted to `dtype` by the Cast rules.")
+      .def("__repr__", &scalar_repr)
+      .def("__eq__",
+           [](const Scalar& a, pyb::handle b) { return pyb::isinstance<Scalar>(b) && a == b.cast<const Scalar&>(); })
+      .def("__hash__",
+           [](const Scalar& s) { return pyb::hash(pyb::make_tuple(static_cast<int>(s.dtype), s.value_bits())); });
 }
 
 }  // namespace strided::py

@@ -11,6 +11,7 @@ from ._core import (
     CompiledOperator,
     DataType,
     FeatureLevel,
+    Scalar,
     TensorDesc,
     ValidationError,
     build_info,
@@ -26,6 +27,7 @@ from ._core import (
 # is_valid_at(level), the min_feature_level property, __repr__ and __eq__.
 from ._core import (
     CastDesc,
+    FillValueConstantDesc,
     GatherDesc,
     GatherElementsDesc,
     GatherNDDesc,
@@ -41,6 +43,7 @@ from ._core import (
 )
 from ._types import install_enum_helpers as _install_enum_helpers
 from ._functional import cast, copy, join, slice, split, tile
+from ._generate import full
 from ._index import gather, gather_elements, gather_nd, scatter, scatter_nd
 from . import xla
 from ._layout import attach as _attach_layout, plot_layout
@@ -63,6 +66,7 @@ __all__ = [
     "CompiledOperator",
     "DataType",
     "FeatureLevel",
+    "FillValueConstantDesc",
     "GatherDesc",
     "GatherElementsDesc",
     "GatherNDDesc",
@@ -71,6 +75,7 @@ __all__ = [
     "ScatterDesc",
     "ScatterElementsDesc",
     "ScatterNDDesc",
+    "Scalar",
     "Slice1Desc",
     "SliceDesc",
     "SplitDesc",
@@ -83,6 +88,7 @@ __all__ = [
     "cmake_dir",
     "compile",
     "copy",
+    "full",
     "gather",
     "gather_elements",
     "gather_nd",

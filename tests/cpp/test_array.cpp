@@ -190,6 +190,20 @@ void tile_rules() {
   CHECK(q == std::vector<float>(12, -1));
 }
 
+void full_rules() {
+  // A padded, reversed out (rows of 5, walked backwards); the value converted by the Cast rules.
+  std::vector<float> o(4 * 5, -1);
+  full(ArrayView{DataType::FLOAT32, o.data() + 15, {4, 4}, {-5 * F, F}}, Scalar::from_double(DataType::FLOAT64, 2.5));
+  for (std::size_t i = 0; i < o.size(); ++i) CHECK_EQ(o[i], i % 5 == 4 ? -1.0f : 2.5f);
+  std::vector<std::uint8_t> u(3, 0);
+  full(ArrayView{DataType::UINT8, u.data(), {3}, {1}}, Scalar::from_int(DataType::INT64, -2));  // -2 -> 254
+  CHECK(u == std::vector<std::uint8_t>(3, 254));
+  CHECK_EQ(Scalar::from_double(DataType::FLOAT16, 65520.0).bits, std::uint64_t{0x7C00});  // -> +inf
+  CHECK_EQ(Scalar::from_double(DataType::INT32, -2.7).cast(DataType::INT64).bits, ~std::uint64_t{1});  // -2
+  full(ArrayView{DataType::FLOAT32, o.data(), {0, 4}, {4 * F, F}}, Scalar::from_int(DataType::INT64, 1));  // empty
+  CHECK_EQ(o[0], 2.5f);
+}
+
 void plan_cache() {
   clear_plan_cache();
   CHECK_EQ(plan_cache_size(), std::size_t{0});
@@ -213,6 +227,7 @@ int main() {
   empty_arrays();
   cast_rules();
   tile_rules();
+  full_rules();
   plan_cache();
   return check::report();
 }

@@ -64,6 +64,9 @@ void cast(const ConstArrayView& x, const ArrayView& out);
 /// dimension of x (none for a 0-d x: a copy). ValidationError "TileDesc.repeats[i]: ..." for a bad
 /// repeat, "out: expected shape ..." for an out of the wrong shape; nothing is written then.
 void tile(const ConstArrayView& x, const ArrayView& out, const std::vector<std::int64_t>& repeats);
+/// FillValueConstant: every element of out set to `value`, converted to out's dtype by the Cast
+/// rules (numpy.full, ONNX ConstantOfShape).
+void full(const ArrayView& out, const Scalar& value);
 
 /// Drops every cached plan (they are rebuilt on the next call).
 void clear_plan_cache();

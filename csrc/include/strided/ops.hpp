@@ -30,7 +30,34 @@ namespace strided {
   X(Scatter, index)            \
   X(ScatterND, index)          \
   X(Cast, copy)                \
-  X(Tile, copy)
+  X(Tile, copy)                \
+  X(FillValueConstant, copy)
+
+/// DML_SCALAR_UNION with its data type (SPEC 1): the value's bits in the low itemsize(dtype)
+/// bytes of `bits`, as the union holds them (FLOAT16: the binary16 pattern); higher bytes are
+/// ignored. A description's scalar field (a pad or fill value) has its output's dtype.
+struct Scalar {
+  DataType dtype = DataType::UNKNOWN;
+  std::uint64_t bits = 0;
+
+  /// `value` converted to `dtype` by SPEC 3.5's Cast rules (from FLOAT64, INT64 or UINT64 exactly:
+  /// -2 becomes UINT8 254, 300.7 becomes UINT8 255); ValidationError for an unknown dtype.
+  static Scalar from_double(DataType dtype, double value);
+  static Scalar from_int(DataType dtype, std::int64_t value);
+  static Scalar from_uint(DataType dtype, std::uint64_t value);
+  /// This value converted to `to` by the Cast rules (the same bits when `to` == dtype).
+  Scalar cast(DataType to) const;
+  /// The value as a double (exact for every float and for integers up to 2^53).
+  double to_double() const;
+  /// The bits that matter: the low itemsize(dtype) bytes.
+  std::uint64_t value_bits() const noexcept;
+  /// "FLOAT32 1.5", "UINT8 254", "FLOAT16 nan".
+  std::string to_string() const;
+  friend bool operator==(const Scalar& a, const Scalar& b) noexcept {
+    return a.dtype == b.dtype && a.value_bits() == b.value_bits();
+  }
+  friend bool operator!=(const Scalar& a, const Scalar& b) noexcept { return !(a == b); }
+};
 
 /// How a field is passed when a description is built from Python (keyword-only fields follow
 /// the others; optional and keyword-only ones default to their type's zero: 0, NONE). The
@@ -266,6 +293,21 @@ struct TileDesc {
   static constexpr auto fields() {
     return std::make_tuple(desc_field("input", &TileDesc::input), desc_field("output", &TileDesc::output),
                            desc_field("repeats", &TileDesc::repeats));
+  }
+};
+
+/// DML_FILL_VALUE_CONSTANT_OPERATOR_DESC: every element of the output set to `value`.
+struct FillValueConstantDesc {
+  TensorDesc output;
+  Scalar value;  // ValueDataType + Value: a value of the output's dtype
+
+  static constexpr const char* name = "FillValueConstantDesc";
+  static constexpr const char* doc =
+      "DML_FILL_VALUE_CONSTANT_OPERATOR_DESC: out[c] = value (a Scalar of the output's dtype; a Python "
+      "number is converted to it by the Cast rules).";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("output", &FillValueConstantDesc::output),
+                           desc_field("value", &FillValueConstantDesc::value));
   }
 };
 

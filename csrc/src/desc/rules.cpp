@@ -91,6 +91,13 @@ void Rules::same_dtype(const std::string& field, const TensorDesc& t, const std:
   if (t.dtype() != ref.dtype())
     fail(field + ".dtype", "must equal " + ref_field + ".dtype (" + dt(ref.dtype()) + "), got " + dt(t.dtype()));
 }
+void Rules::scalar_dtype(const std::string& field, const Scalar& s, const std::string& ref_field,
+                         const TensorDesc& ref) const {
+  if (s.dtype != ref.dtype())
+    fail(field + ".dtype", "must equal " + ref_field + ".dtype (" + dt(ref.dtype()) + "), got " +
+                               (is_valid_dtype(s.dtype) ? dt(s.dtype) : std::string("UNKNOWN")));
+}
+bool Rules::fits_float32(const Scalar& s) { return s.cast(DataType::FLOAT32).cast(s.dtype) == s; }
 void Rules::same_size(const std::string& field, const TensorDesc& t, const std::string& ref_field,
                       const TensorDesc& ref, std::size_t i) const {
   if (t.sizes()[i] != ref.sizes()[i])

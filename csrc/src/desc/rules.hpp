@@ -37,6 +37,12 @@ class Rules {
   void same_sizes(const std::string& field, const TensorDesc& t, const std::string& ref_field,
                   const TensorDesc& ref) const;
   void one_per_dim(const std::string& field, const std::vector<i64>& v, int n) const;
+  /// A scalar field (DML_SCALAR_UNION + ValueDataType) holds a value of `ref`'s dtype (SPEC 1).
+  void scalar_dtype(const std::string& field, const Scalar& s, const std::string& ref_field,
+                    const TensorDesc& ref) const;
+  /// Whether `s` survives FLOAT32 (the older structs' FLOAT value field): cast to FLOAT32 and
+  /// back by the Cast rules gives the same bits.
+  static bool fits_float32(const Scalar& s);
   void index_dtype(const std::string& field, const TensorDesc& t) const;
   void reduction_known(ScatterReduction r) const;
   /// Dimensions before the trailing `count` must be 1 (DirectML pads lower ranks with 1s).

@@ -29,6 +29,11 @@ class CopyStep final : public Step {
   std::shared_ptr<const CopyPlan> plan_;
 };
 
+class BarrierStep final : public Step {
+ public:
+  void run(const ExecContext&) const override {}
+};
+
 bool overlaps(const std::byte* a, std::pair<std::int64_t, std::int64_t> ea, const std::byte* b,
               std::pair<std::int64_t, std::int64_t> eb) {
   if (ea.first >= ea.second || eb.first >= eb.second) return false;
@@ -84,6 +89,8 @@ std::unique_ptr<const Step> make_copy_step(const View& src, const View& dst) {
   return std::make_unique<CopyStep>(src, dst);
 }
 
+std::unique_ptr<const Step> make_barrier_step() { return std::make_unique<BarrierStep>(); }
+
 void run_program(const Program& program, const std::byte* const* inputs,
                  const std::pair<std::int64_t, std::int64_t>* in_extent, std::size_t n_in, std::byte* const* outputs,
                  const std::pair<std::int64_t, std::int64_t>* out_extent, std::size_t n_out) {
@@ -117,7 +124,12 @@ void run_program(const Program& program, const std::byte* const* inputs,
       break;
     }
   }
-  ExecContext ctx{in, n_in, outputs, n_out, resolve_threads(program.threads)};
+  ExecContext ctx{in,
+                  n_in,
+                  outputs,
+                  n_out,
+                  resolve_threads(program.threads),
+                  reinterpret_cast<const std::byte*>(program.constants.data())};
   for (const auto& s : program.steps) s->check(ctx);
   // Consecutive copy steps that read only inputs (a split's or join's parts: disjoint
   // destinations) run as one batch, one parallel region for the operator.

@@ -1,5 +1,5 @@
 // A compiled operator's program: a list of steps over the operator's buffers. Lowering
-// (ops/lower_*.cpp) builds it once at compile time; execute() only checks buffers and runs it.
+// (ops/<operator>.cpp) builds it once at compile time; execute() only checks buffers and runs it.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -20,18 +20,23 @@ struct ExecContext {
   std::size_t input_count;
   std::byte* const* outputs;
   std::size_t output_count;
-  int threads;  // >= 1
+  int threads;                   // >= 1
+  const std::byte* constants;    // the program's constant pool (Program::constants)
 };
 
 /// Where a view lives: which buffer, and the byte offset of its element (0,...,0) from that
 /// buffer's pointer (may be negative when the functional API hands element-0 pointers of arrays
 /// with negative strides; the buffer pointer is then element 0 and offsets are 0).
+/// A constant (a pad or fill value) is an operand too: `is_constant`, `offset` = its byte offset
+/// in the program's constant pool, read through stride-0 views.
 struct Operand {
   bool is_output = false;
   int buffer = 0;
   std::int64_t offset = 0;
+  bool is_constant = false;
 
   const std::byte* in_ptr(const ExecContext& c) const {
+    if (is_constant) return c.constants + offset;
     return (is_output ? c.outputs[buffer] : c.inputs[buffer]) + offset;
   }
   std::byte* out_ptr(const ExecContext& c) const { return c.outputs[buffer] + offset; }
@@ -70,6 +75,8 @@ struct Program {
   /// What each output view writes (by output buffer), for the exact output-overlap test; an
   /// output without one is taken to write its whole extent.
   std::vector<Region> out_regions;
+  /// The constants that steps read (8 bytes each, aligned for every dtype).
+  std::vector<std::uint64_t> constants;
 };
 
 /// The bytes `v` touches, relative to its buffer pointer.
@@ -86,5 +93,9 @@ void run_program(const Program& program, const std::byte* const* inputs,
 /// A step that copies one view to another through the copy engine, converting the elements
 /// (SPEC 3.5) when the views' dtypes differ.
 std::unique_ptr<const Step> make_copy_step(const View& src, const View& dst);
+
+/// A step that does nothing but order the steps: those before it finish before those after it
+/// start (a step that overwrites or reads what an earlier one wrote).
+std::unique_ptr<const Step> make_barrier_step();
 
 }  // namespace strided::detail

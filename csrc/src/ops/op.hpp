@@ -38,6 +38,12 @@ class Lowering {
   /// A copy (converting when the dtypes differ) of view `in` to `out`; identical views of the
   /// same dtype may be the very same memory (in place).
   void copy(const View& in, const View& out);
+  /// `out` filled with `value`, converted to out's dtype by the Cast rules: a copy from a
+  /// stride-0 view of a constant the program owns.
+  void fill(const View& out, const Scalar& value);
+  /// Steps added after this run after those before it have finished (call it before a step
+  /// that overwrites, or reads, what an earlier step wrote).
+  void barrier();
 
   Program& p;
 

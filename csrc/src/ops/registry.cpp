@@ -2,6 +2,7 @@
 // description, and the functional path's build, all dispatched through STRIDED_FOR_EACH_OP to
 // the operators' own files (ops/<operator>.cpp). Nothing here names an operator.
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "ops/op.hpp"
@@ -79,6 +80,30 @@ void Lowering::copy(const View& in, const View& out) {
   if (in.dtype == out.dtype && in.strides == out.strides && in.where.offset == out.where.offset)
     p.inplace_ok.emplace_back(in.where.buffer, out.where.buffer);
 }
+
+void Lowering::fill(const View& out, const Scalar& value) {
+  View src;
+  src.where.is_constant = true;
+  src.where.offset = static_cast<std::int64_t>(p.constants.size() * sizeof(std::uint64_t));
+  src.dtype = out.dtype;
+  src.sizes = out.sizes;
+  src.strides.assign(out.sizes.size(), 0);
+  // Stored as the element itself, in its native representation (an n-byte unsigned of the same
+  // bits), so the copy reads it at offset 0 on any byte order.
+  const Scalar v = value.cast(out.dtype);
+  std::uint64_t slot = 0;
+  const auto put = [&](auto x) { std::memcpy(&slot, &x, sizeof x); };
+  switch (itemsize(out.dtype)) {
+    case 1: put(static_cast<std::uint8_t>(v.bits)); break;
+    case 2: put(static_cast<std::uint16_t>(v.bits)); break;
+    case 4: put(static_cast<std::uint32_t>(v.bits)); break;
+    default: put(v.bits); break;
+  }
+  p.constants.push_back(slot);
+  p.steps.push_back(make_copy_step(src, out));
+}
+
+void Lowering::barrier() { p.steps.push_back(make_barrier_step()); }
 
 // ------------------------------------------------------------------ Call
 

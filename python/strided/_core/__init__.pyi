@@ -70,6 +70,22 @@ class FeatureLevel(enum.IntEnum):
     def __str__(self) -> str: ...  # the name, "FL_2_1" (not int's "8448")
     def __format__(self, format_spec: str) -> str: ...
 
+class Scalar(metaclass=_pybind11_type):
+    """A value of one data type: DirectML's DML_SCALAR_UNION with its DML_TENSOR_DATA_TYPE."""
+
+    def __init__(self, dtype: _DTypeLike, value: Union[float, SupportsIndex]) -> None: ...
+    @staticmethod
+    def from_bits(dtype: _DTypeLike, bits: SupportsIndex) -> Scalar: ...
+    @property
+    def dtype(self) -> DataType: ...
+    @property
+    def value(self) -> Union[float, int]: ...
+    @property
+    def bits(self) -> int: ...
+    def cast(self, dtype: _DTypeLike) -> Scalar: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
 class TensorDesc(metaclass=_pybind11_type):
     """DirectML's DML_BUFFER_TENSOR_DESC: how a tensor lies in a buffer. Immutable, hashable."""
 
@@ -302,6 +318,13 @@ class TileDesc(_Desc):
     @property
     def repeats(self) -> Tuple[int, ...]: ...
 
+class FillValueConstantDesc(_Desc):
+    def __init__(self, output: TensorDesc, value: Scalar | float) -> None: ...
+    @property
+    def output(self) -> TensorDesc: ...
+    @property
+    def value(self) -> Scalar: ...
+
 _AnyDesc: TypeAlias = Union[
     IdentityDesc,
     SplitDesc,
@@ -315,6 +338,7 @@ _AnyDesc: TypeAlias = Union[
     ScatterNDDesc,
     CastDesc,
     TileDesc,
+    FillValueConstantDesc,
 ]
 
 # ---- end of the generated descriptions ----
