@@ -158,7 +158,10 @@ std::vector<std::int64_t> read_params(Reader& r, std::size_t n, int lo, int span
 }
 
 AnyDesc read_desc(Reader& r) {
-  const int op = r.byte() % 10;
+  // Seeds' first byte below 200 keeps fuzz/make_corpus.py's numbering (op % 10); 200 and above
+  // reach the operators added after it.
+  const std::uint8_t pick = r.byte();
+  const int op = pick < 200 ? pick % 10 : 10 + (pick - 200) % 3;
   TensorDesc in = read_tensor(r, nullptr);
   const std::size_t nd = static_cast<std::size_t>(in.ndim());
   switch (op) {
@@ -213,13 +216,31 @@ AnyDesc read_desc(Reader& r) {
       return ScatterDesc{
           in, idx, upd, out, r.small(0, static_cast<int>(nd)), static_cast<ScatterReduction>(r.byte() % 6)};
     }
-    default: {
+    case 10: return CastDesc{in, read_tensor(r, &in)};
+    case 11: {
+      TensorDesc out = read_tensor(r, &in);
+      auto reps = read_params(r, nd, 0, 4);
+      if (reps.size() == nd && r.byte() % 2) {  // mostly a matching (packed) output
+        std::vector<std::int64_t> sizes = in.sizes();
+        for (std::size_t i = 0; i < nd; ++i) sizes[i] *= std::max<std::int64_t>(reps[i], 1);
+        out = TensorDesc(in.dtype(), sizes);
+      }
+      return TileDesc{in, out, reps};
+    }
+    case 12: {  // the description's only tensor is the output; its value's bits from the input
+      std::uint64_t bits = 0;
+      for (int k = 0; k < 8; ++k) bits = bits << 8 | r.byte();
+      const DataType dt = r.byte() % 8 ? in.dtype() : DataType::FLOAT64;  // sometimes a mismatched dtype
+      return FillValueConstantDesc{in, Scalar{dt, bits}};
+    }
+    case 9: {
       TensorDesc idx = read_tensor(r, &in, true);
       TensorDesc upd = read_tensor(r, &in);
       TensorDesc out = read_tensor(r, &in);
       const std::int64_t a = r.small(1, static_cast<int>(nd) + 1), b = r.small(1, static_cast<int>(nd) + 1);
       return ScatterNDDesc{in, idx, upd, out, a, b, static_cast<ScatterReduction>(r.byte() % 6)};
     }
+    default: return IdentityDesc{in, in};  // not reached
   }
 }
 
@@ -310,6 +331,15 @@ bool reference_sources(const AnyDesc& any, std::vector<std::vector<Src>>& per_ou
       auto c = coords_of(d->output, n);
       for (std::size_t i = 0; i < c.size(); ++i)
         c[i] = d->offsets[i] + (d->strides[i] < 0 ? d->sizes[i] - 1 : 0) + d->strides[i] * c[i];
+      per_output[0].push_back({0, at(d->input, c)});
+    }
+    return true;
+  }
+  if (const auto* d = std::get_if<TileDesc>(&any)) {
+    per_output.resize(1);
+    for (std::uint64_t n = 0; n < d->output.element_count(); ++n) {
+      auto c = coords_of(d->output, n);
+      for (std::size_t i = 0; i < c.size(); ++i) c[i] %= d->input.sizes()[i];
       per_output[0].push_back({0, at(d->input, c)});
     }
     return true;

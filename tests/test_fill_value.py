@@ -133,7 +133,9 @@ def test_full_misuse_writes_nothing() -> None:
 
 def test_description_rules_and_levels() -> None:
     t = sd.TensorDesc
-    with pytest.raises(sd.ValidationError, match=r"FillValueConstantDesc.value.dtype: must equal output.dtype \(FLOAT16\)"):
+    with pytest.raises(
+        sd.ValidationError, match=r"FillValueConstantDesc.value.dtype: must equal output.dtype \(FLOAT16\)"
+    ):
         sd.FillValueConstantDesc(t("float16", [2, 4]), sd.Scalar("float32", 1)).validate()
     with pytest.raises(sd.ValidationError, match="FillValueConstantDesc.output"):
         sd.FillValueConstantDesc(t("float32", [2, 4], [0, 1]), 1.0).validate()  # aliasing output

@@ -5,9 +5,8 @@
 
 namespace strided::detail {
 namespace {
-constexpr std::array<LevelRow, 3> kTable{{{FeatureLevel::FL_2_1, 4, 4, kEightTypes},
-                                          {FeatureLevel::FL_4_0, 1, 8, kEightTypes},
-                                          kRow41}};
+constexpr std::array<LevelRow, 3> kTable{
+    {{FeatureLevel::FL_2_1, 4, 4, kEightTypes}, {FeatureLevel::FL_4_0, 1, 8, kEightTypes}, kRow41}};
 }  // namespace
 
 void check(const Rules& r, const FillValueConstantDesc& d) {
