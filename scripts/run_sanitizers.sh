@@ -34,7 +34,7 @@ libubsan="$(${CXX:-c++} -print-file-name=libubsan.so)"
 preload="$libasan"; [ -f "$libubsan" ] && preload="$libasan:$libubsan"
 # Python: no leak detection (the interpreter's own); ODR checks off (pybind11 + numpy modules).
 ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:detect_odr_violation=0:log_path=$PWD/$LOGDIR/asan" \
-STRIDED_HYPOTHESIS_PROFILE="${STRIDED_HYPOTHESIS_PROFILE:-sanitize}" \
+STRIDED_HYPOTHESIS_PROFILE="${STRIDED_HYPOTHESIS_PROFILE:-sanitize}" STRIDED_NO_TORCH=1 \
 PYTHONPATH="$BUILD/python" LD_PRELOAD="$preload" \
   python -m pytest -q -p no:cacheprovider tests "$@" 2>&1 | tee "$LOGDIR/pytest.log" || status=1
 done_t=$(date +%s)

@@ -46,6 +46,11 @@ struct Arr : detail::CallArray {
 /// inputs). Errors name `field`: TypeError (not an array, object dtype), BufferError (read-only
 /// output), ValidationError (dtype without a DirectML type, more than 8 dimensions).
 Arr to_arr(pyb::handle h, const std::string& field, bool writable);
+/// An array-like as a numpy array, sharing memory where it can: a numpy array as it is; a DLPack
+/// exporter on the CPU (torch, JAX) through numpy.from_dlpack (zero copy: an out= tensor is
+/// written in place); a buffer-protocol object through a memoryview (bytes: uint8); anything
+/// else through numpy.asarray (inputs only). BufferError when DLPack refuses the object.
+pyb::array as_array(pyb::handle h, const std::string& field, bool writable);
 using detail::is_empty;
 /// Validates (first time per key), plans (cached) and runs operator `code` (detail::op_code, the
 /// position in STRIDED_FOR_EACH_OP) on arrays with its functional parameters (ops/<op>.cpp from_call);

@@ -67,7 +67,26 @@ void execute_py(const CompiledOperator& op, pyb::handle inputs_obj, pyb::handle 
   held.views.reserve(ni + no);
   std::vector<ConstBuffer> in(ni);
   std::vector<Buffer> out(no);
+  std::vector<pyb::object> from_dlpack;  // arrays made from DLPack tensors, alive until execution ends
+  const auto& prog = op.program();
   auto request = [&](pyb::handle h, bool writable, const char* what, std::size_t i) {
+    const std::string field = std::string("execute.") + what + "[" + std::to_string(i) + "]";
+    if (!PyObject_CheckBuffer(h.ptr()) && pyb::hasattr(h, "__dlpack__")) {
+      // A torch / JAX tensor: its memory through numpy.from_dlpack, its dtype checked (a tensor
+      // knows its element type; bytes-like buffers are taken as raw bytes).
+      pyb::array a = as_array(h, field, writable);
+      const DataType want = (writable ? prog.output_dtypes : prog.input_dtypes)[i];
+      DataType got = DataType::UNKNOWN;
+      try {
+        got = to_dtype(a.dtype());
+      } catch (const ValidationError&) {
+      }
+      if (got != want)
+        throw BufferError(field + ": the tensor's dtype " + std::string(pyb::str(a.dtype())) +
+                          " differs from the description's " + std::string(dtype_enum_name(want)));
+      from_dlpack.push_back(a);
+      h = a;
+    }
     if (!PyObject_CheckBuffer(h.ptr()))
       throw pyb::type_error(std::string("execute.") + what + "[" + std::to_string(i) + "]: expected a " +
                             (writable ? "writable " : "") + "buffer-protocol object, got " +
@@ -104,16 +123,29 @@ void execute_py(const CompiledOperator& op, pyb::handle inputs_obj, pyb::handle 
 
 }  // namespace
 
+pyb::array as_array(pyb::handle h, const std::string& field, bool writable) {
+  if (pyb::isinstance<pyb::array>(h)) return pyb::reinterpret_borrow<pyb::array>(h);
+  static const auto np = pyb::module_::import("numpy");
+  if (pyb::hasattr(h, "__dlpack__")) {
+    try {
+      return np.attr("from_dlpack")(h);
+    } catch (pyb::error_already_set& e) {
+      // A GPU tensor, one that requires grad, an unsupported dtype (bool, complex): the exporter's reason.
+      throw BufferError(field + ": cannot use this " + std::string(pyb::str(pyb::type::of(h).attr("__name__"))) +
+                        " through DLPack (" + std::string(pyb::str(e.value())) + ")");
+    }
+  }
+  if (PyObject_CheckBuffer(h.ptr()))
+    return np.attr("asarray")(pyb::memoryview(pyb::reinterpret_borrow<pyb::object>(h)));  // bytes: uint8
+  if (writable)
+    throw pyb::type_error(field + ": expected a numpy array, a DLPack tensor (torch, JAX) or a writable buffer, got " +
+                          std::string(pyb::str(pyb::type::of(h).attr("__name__"))));
+  return np.attr("asarray")(h);
+}
+
 Arr to_arr(pyb::handle h, const std::string& field, bool writable) {
   Arr x;
-  if (pyb::isinstance<pyb::array>(h)) {
-    x.keep = pyb::reinterpret_borrow<pyb::object>(h);
-  } else {
-    if (writable)
-      throw pyb::type_error(field + ": expected a numpy array, got " +
-                            std::string(pyb::str(pyb::type::of(h).attr("__name__"))));
-    x.keep = pyb::module_::import("numpy").attr("asarray")(h);
-  }
+  x.keep = as_array(h, field, writable);
   auto a = pyb::reinterpret_borrow<pyb::array>(x.keep);
   if (a.dtype().kind() == 'O')
     throw pyb::type_error(field + ": object arrays are not supported (dtype " + std::string(pyb::str(a.dtype())) + ")");
@@ -199,6 +231,10 @@ void register_exec(pyb::module_& m) {
       },
       pyb::arg("desc"), pyb::kw_only(), pyb::arg("threads") = pyb::none(),
       "Validate a description and plan its execution.");
+  m.def(
+      "_as_array", [](pyb::handle h, const std::string& field, bool writable) { return as_array(h, field, writable); },
+      pyb::arg("obj"), pyb::arg("field"), pyb::arg("writable") = false,
+      "An array-like as a numpy array sharing its memory where it can (numpy, DLPack, buffers).");
   m.def("_run", &run_functional, pyb::arg("code"), pyb::arg("params"), pyb::arg("inputs"), pyb::arg("outputs"));
   m.def("_plan_cache_clear", &detail::clear_plans);
   m.def("_plan_cache_size", &detail::plan_count);

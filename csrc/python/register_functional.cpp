@@ -42,15 +42,12 @@ pyb::array empty_like_shape(const Arr& proto, const std::vector<std::int64_t>& s
 
 // Checks a caller's out= array: numpy array, exact shape and dtype, writable.
 Arr check_out(pyb::handle out, const Arr& like, const std::vector<std::int64_t>& shape, const std::string& field) {
-  if (!pyb::isinstance<pyb::array>(out))
-    throw pyb::type_error(field + ": expected a numpy array, got " +
-                          std::string(pyb::str(pyb::type::of(out).attr("__name__"))));
-  auto a = pyb::reinterpret_borrow<pyb::array>(out);
+  const pyb::array a = as_array(out, field, true);
   std::vector<std::int64_t> got(a.shape(), a.shape() + a.ndim());
   if (got != shape)
     throw ValidationError(field + ": expected shape " + shape_str(shape.data(), static_cast<int>(shape.size())) +
                           ", got " + shape_str(a));
-  Arr o = to_arr(out, field, true);
+  Arr o = to_arr(a, field, true);
   if (o.dtype != like.dtype)
     throw ValidationError(field + ": expected dtype " + std::string(dtype_name(like.dtype)) + ", got " +
                           std::string(dtype_name(o.dtype)));
@@ -61,9 +58,6 @@ std::vector<std::int64_t> shape_of(const pyb::array& a) { return {a.shape(), a.s
 
 // ---------------------------------------------------------------- copy
 pyb::object copy(pyb::handle src, pyb::handle out) {
-  if (!pyb::isinstance<pyb::array>(out))
-    throw pyb::type_error("out: expected a numpy array, got " +
-                          std::string(pyb::str(pyb::type::of(out).attr("__name__"))));
   Arr s = to_arr(src, "src", false);
   Arr o = to_arr(out, "out", true);
   if (s.dtype != o.dtype)
@@ -124,11 +118,8 @@ pyb::object slice(pyb::handle x, pyb::handle offsets, pyb::handle sizes, pyb::ha
       o.strides[i] = ra.strides(i);
     }
   } else {
-    if (!pyb::isinstance<pyb::array>(out))
-      throw pyb::type_error("out: expected a numpy array, got " +
-                            std::string(pyb::str(pyb::type::of(out).attr("__name__"))));
-    const auto oa = pyb::reinterpret_borrow<pyb::array>(out);
-    o = check_out(out, a, shape_of(oa), "out");
+    const pyb::array oa = as_array(out, "out", true);
+    o = check_out(oa, a, shape_of(oa), "out");
     if (o.ndim != n)
       throw ValidationError("out: must have " + std::to_string(n) + " dimensions, got " + std::to_string(o.ndim));
     res = pyb::reinterpret_borrow<pyb::object>(out);

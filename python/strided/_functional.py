@@ -33,25 +33,32 @@ def _ints(v: Any, field: str) -> List[int]:
 
 
 def _array(x: Any, name: str) -> np.ndarray:
+    """An input as a numpy array: numpy arrays as they are, DLPack tensors (torch, JAX) and
+    buffers (bytes: uint8) without a copy, anything else through numpy.asarray."""
     if type(x) is np.ndarray and not x.dtype.hasobject:
         return x
-    a = np.asarray(x)
+    try:
+        a = _core._as_array(x, name)
+    except _core.ValidationError:
+        raise
+    except (TypeError, ValueError) as e:  # numpy.asarray's refusal (a ragged list, ...)
+        raise TypeError(f"{name}: cannot be read as an array: {e}") from e
     if a.dtype.hasobject:
         raise TypeError(f"{name}: object arrays are not supported (dtype {a.dtype})")
     return a
 
 
 def _out(out: Any, shape: Tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    """A caller's ``out=``: a writable numpy array of exactly ``shape`` and ``dtype``."""
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out: expected a numpy array, got {type(out).__name__}")
-    if out.shape != shape:
-        raise _core.ValidationError(f"out: expected shape {shape}, got {out.shape}")
-    if out.dtype != dtype:
-        raise _core.ValidationError(f"out: expected dtype {dtype}, got {out.dtype}")
-    if not out.flags.writeable:
+    """A caller's ``out=`` (a numpy array, a DLPack tensor such as torch's, or a writable buffer)
+    as a numpy array sharing its memory: exactly ``shape`` and ``dtype``, writable."""
+    o: np.ndarray = out if isinstance(out, np.ndarray) else _core._as_array(out, "out", True)
+    if o.shape != shape:
+        raise _core.ValidationError(f"out: expected shape {shape}, got {o.shape}")
+    if o.dtype != dtype:
+        raise _core.ValidationError(f"out: expected dtype {dtype}, got {o.dtype}")
+    if not o.flags.writeable:
         raise BufferError("out: array is read-only")
-    return out
+    return o
 
 
 def cast(x: Any, dtype: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
@@ -71,7 +78,7 @@ def cast(x: Any, dtype: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
     res = _core._empty(a.shape, target) if out is None else _out(out, a.shape, target)  # the pool when large
     if res.size:
         _core._run(_CAST, (), (a,), (res,))
-    return res
+    return res if out is None else out
 
 
 def tile(x: Any, repeats: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
@@ -101,4 +108,4 @@ def tile(x: Any, repeats: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
         res = _out(out, shape, a.dtype)
     if res.size:
         _core._run(_TILE, reps or (1,), (a,), (res,))  # a 0-d x runs as shape (1,)
-    return res
+    return res if out is None else out

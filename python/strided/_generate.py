@@ -24,14 +24,14 @@ def _shape(shape: Any, name: str) -> Tuple[int, ...]:
     return dims
 
 
-def _dtype_for(value: Any, dtype: Any, out: Any, name: str) -> np.dtype:
+def _dtype_for(value: Any, dtype: Any, out: Optional[np.ndarray], name: str) -> np.dtype:
     """``dtype`` if given, else ``out``'s, else a Scalar's, else numpy's default for the number."""
     if dtype is not None:
-        return _core.DataType(_core._to_dtype(dtype)).numpy
+        return np.dtype(_core.DataType(_core._to_dtype(dtype)).numpy)
     if isinstance(out, np.ndarray):
         return out.dtype
     if isinstance(value, _core.Scalar):
-        return value.dtype.numpy
+        return np.dtype(value.dtype.numpy)
     if isinstance(value, (bool, np.bool_)):
         raise _core.ValidationError(f"{name}.dtype: bool is not a DirectML type; give dtype")
     return np.dtype(np.int64) if isinstance(value, (int, np.integer)) else np.dtype(np.float64)
@@ -50,6 +50,11 @@ def _number(value: Any, name: str) -> Any:
     if isinstance(value, (str, bytes)) or not isinstance(value, (int, float, np.number, np.bool_, bool)):
         raise TypeError(f"{name}: expected a number or a Scalar, got {type(value).__name__}")
     return value
+
+
+def _as_out(out: Any) -> Optional[np.ndarray]:
+    """``out=`` as a numpy array (a DLPack tensor or buffer shares its memory), or None."""
+    return out if out is None or isinstance(out, np.ndarray) else _core._as_array(out, "out", True)
 
 
 def _result(shape: Tuple[int, ...], dtype: np.dtype, out: Any, name: str) -> np.ndarray:
@@ -73,9 +78,10 @@ def full(shape: Any, value: Any, dtype: Any = None, out: Optional[np.ndarray] = 
     result; ``shape=()`` a 0-d array.
     """
     dims = _shape(shape, "full.shape")
-    dt = _dtype_for(value, dtype, out, "full")
+    o = _as_out(out)
+    dt = _dtype_for(value, dtype, o, "full")
     bits = _bits(value, dt, "full.value")
-    res = _result(dims, dt, out, "full.shape")
+    res = _result(dims, dt, o, "full.shape")
     if res.size:
         _core._run(_FILL_CONSTANT, (bits,), (), (res,))
-    return res
+    return res if out is None else out

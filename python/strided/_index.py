@@ -22,6 +22,8 @@ from typing import Any, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _core
+from ._functional import _array
+from ._functional import _out as _checked_out
 
 _codes = _core._op_codes  # operator codes by description name (the C++ operator list)
 GATHER, GATHER_ELEMENTS = _codes["GatherDesc"], _codes["GatherElementsDesc"]
@@ -36,20 +38,8 @@ _to_int = _core._to_int  # the bindings' one rule for integer arguments (csrc/py
 __all__ = ["gather", "gather_elements", "gather_nd", "scatter", "scatter_nd"]
 
 
-def _array(x: Any, name: str) -> np.ndarray:
-    if type(x) is np.ndarray and not x.dtype.hasobject:
-        return x
-    try:
-        a = np.asarray(x)
-    except Exception as e:  # pragma: no cover - numpy's own message is clear
-        raise TypeError(f"{name}: cannot be read as an array: {e}") from e
-    if a.dtype.hasobject:
-        raise TypeError(f"{name}: object arrays are not supported (dtype {a.dtype})")
-    return a
-
-
 def _indices(ix: Any, fn: str) -> np.ndarray:
-    a = ix if type(ix) is np.ndarray else np.asarray(ix)
+    a = ix if type(ix) is np.ndarray else _core._as_array(ix, f"{fn}.indices")
     dt = a.dtype
     if dt in _NATIVE_INDEX:
         return a if dt.isnative else a.astype(dt.newbyteorder("="))
@@ -68,17 +58,7 @@ def _axis(axis: Any, ndim: int, fn: str) -> int:
 
 
 def _out(out: Any, shape: Tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    if out is None:
-        return np.empty(shape, dtype=dtype)
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out: expected a numpy array, got {type(out).__name__}")
-    if out.shape != shape:
-        raise _ValidationError(f"out: expected shape {shape}, got {out.shape}")
-    if out.dtype != dtype:
-        raise _ValidationError(f"out: expected dtype {dtype}, got {out.dtype}")
-    if not out.flags.writeable:
-        raise BufferError("out: array is read-only")
-    return out
+    return np.empty(shape, dtype=dtype) if out is None else _checked_out(out, shape, dtype)
 
 
 def _reduction(reduction: Any, fn: str) -> int:
@@ -99,7 +79,7 @@ def _updates(updates: Any, shape: Tuple[int, ...], dtype: np.dtype, fn: str) -> 
         if u.dtype != dtype:
             raise _ValidationError(f"{fn}.updates: dtype {u.dtype} must equal x's dtype {dtype}")
     else:
-        u = np.asarray(updates)
+        u = _core._as_array(updates, f"{fn}.updates")  # torch tensors and DLPack too
         if u.dtype.hasobject or u.dtype.kind in "USV":  # None, strings: not numbers (no silent NaN)
             raise TypeError(f"{fn}.updates: expected numbers, got {type(updates).__name__} of dtype {u.dtype}")
         if u.dtype != dtype:
@@ -165,12 +145,12 @@ def gather(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarray] = None
     res = _out(out, shape, a.dtype)
     if res.size == 0 or a.size == 0:
         _check_range(idx, (a.shape[ax],), (ax,), "gather.indices", False)
-        return res
+        return res if out is None else out
     if idx.ndim == 0:  # a scalar index: the axis disappears; run it as a 1-element index vector
         _run(GATHER, (ax, 0), (a, idx.reshape(1)), (np.expand_dims(res, ax),))
     else:
         _run(GATHER, (ax, 0), (a, idx), (res,))
-    return res
+    return res if out is None else out
 
 
 def gather_elements(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarray] = None) -> np.ndarray:
@@ -194,9 +174,9 @@ def gather_elements(x: Any, indices: Any, axis: int = 0, out: Optional[np.ndarra
     if res.size == 0 or a.size == 0:
         _elements_shape(idx, a, ax, "gather_elements")
         _check_range(idx, (a.shape[ax],), (ax,), "gather_elements.indices", False)
-        return res
+        return res if out is None else out
     _run(GATHER_ELEMENTS, (ax, 0), (a, idx), (res,))
-    return res
+    return res if out is None else out
 
 
 def gather_nd(x: Any, indices: Any, batch_dims: int = 0, out: Optional[np.ndarray] = None) -> np.ndarray:
@@ -229,9 +209,9 @@ def gather_nd(x: Any, indices: Any, batch_dims: int = 0, out: Optional[np.ndarra
     res = _out(out, shape, a.dtype)
     if res.size == 0 or a.size == 0:
         _check_range(idx, a.shape[b : b + L], tuple(range(b, b + L)), "gather_nd.indices", True)
-        return res
+        return res if out is None else out
     _run(GATHER_ND, (b, 0), (a, idx), (res,))
-    return res
+    return res if out is None else out
 
 
 def _scatter_prologue(fn: str, x: Any, indices: Any, reduction: Any) -> Tuple[np.ndarray, np.ndarray, int]:
@@ -264,9 +244,9 @@ def scatter(
         _check_range(idx, (a.shape[ax],), (ax,), "scatter.indices", False)
         if res is not a and res.size:
             np.copyto(res, a)
-        return res
+        return res if out is None else out
     _run(SCATTER, (ax, red), (a, idx, u), (res,))
-    return res
+    return res if out is None else out
 
 
 def scatter_nd(
@@ -294,6 +274,6 @@ def scatter_nd(
         _check_range(idx, a.shape[:L], tuple(range(L)), "scatter_nd.indices", True)
         if res is not a and res.size:
             np.copyto(res, a)
-        return res
+        return res if out is None else out
     _run(SCATTER_ND, (0, red), (a, idx, u), (res,))
-    return res
+    return res if out is None else out

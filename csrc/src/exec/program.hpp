@@ -67,6 +67,8 @@ struct Program {
   std::vector<std::unique_ptr<const Step>> steps;
   std::vector<std::uint64_t> input_bytes;   // required lengths (descriptions' total_bytes)
   std::vector<std::uint64_t> output_bytes;
+  std::vector<DataType> input_dtypes;   // each buffer's element type (the description's)
+  std::vector<DataType> output_dtypes;
   int threads = 0;  // 0 = global setting at execute time
   /// (input, output) pairs that may be the very same memory (in-place Identity-like use with
   /// identical views); any other overlap of an input with an output makes execute() snapshot

@@ -29,6 +29,7 @@ View view_of(const TensorDesc& t, bool is_output, int buffer) {
 
 View Lowering::in(const TensorDesc& t) {
   const int k = static_cast<int>(p.input_bytes.size());
+  p.input_dtypes.push_back(t.dtype());
   if (!given_) {
     p.input_bytes.push_back(t.total_bytes());
     return view_of(t, false, k);
@@ -42,6 +43,7 @@ View Lowering::in(const TensorDesc& t) {
 
 View Lowering::out(const TensorDesc& t) {
   const int k = static_cast<int>(p.output_bytes.size());
+  p.output_dtypes.push_back(t.dtype());
   View v;
   if (!given_) {
     p.output_bytes.push_back(t.total_bytes());
