@@ -74,7 +74,9 @@ def test_torch_inputs_every_function() -> None:
     x = t.numpy()
     assert (sd.copy(t.T, out=np.empty((6, 4), np.float32)) == x.T).all()
     assert (sd.cast(t, "int8") == x.astype(np.int8)).all()
-    assert (sd.gather_elements(t, torch.tensor([[1, 0]] * 4), axis=1) == np.take_along_axis(x, np.array([[1, 0]] * 4), 1)).all()
+    assert (
+        sd.gather_elements(t, torch.tensor([[1, 0]] * 4), axis=1) == np.take_along_axis(x, np.array([[1, 0]] * 4), 1)
+    ).all()
     got = sd.scatter(t, torch.zeros((4, 1), dtype=torch.int64), torch.full((4, 1), -1.0), axis=1)
     ref = x.copy()
     ref[:, 0] = -1

@@ -66,6 +66,10 @@ inline void run_arrays(int code, const std::vector<std::int64_t>& params, const 
 /// Adds plain CPython functions (METH_FASTCALL, for calls where pybind11's dispatcher costs more
 /// than the work) to m; `defs` ends with a null entry and must outlive the module.
 void add_raw_functions(pyb::module_& m, PyMethodDef* defs);
+/// Re-exposes module functions bound by pybind11 (with a "name($module, /, ...)\n--\n\n" text
+/// signature in their docstring) as plain builtins of the module, so help() and
+/// inspect.signature show them as Python shows its own builtins.
+void make_plain(pyb::module_& m, std::initializer_list<const char*> names);
 /// Inside a catch block of a raw METH_FASTCALL function: sets the Python error for the
 /// exception in flight (pybind11's own exceptions, strided's through translate_strided_error,
 /// MemoryError, RuntimeError for anything else) and returns nullptr.

@@ -11,4 +11,6 @@ PYBIND11_MODULE(_core, m) {
   strided::py::register_index(m);
   strided::py::register_xla(m);
   strided::py::register_engine(m);
+  strided::py::make_plain(m, {"split", "join", "compile", "calc_buffer_tensor_size", "packed_strides", "version",
+                              "set_num_threads", "get_num_threads", "build_info"});
 }

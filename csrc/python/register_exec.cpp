@@ -209,10 +209,14 @@ void run_functional(int code, const std::vector<std::int64_t>& prm, const pyb::s
 }  // namespace
 
 void register_exec(pyb::module_& m) {
+  pyb::options plain;  // plain text signatures for inspect.signature and help()
+  plain.disable_function_signatures();
   pyb::class_<CompiledOperator>(m, "CompiledOperator",
                                 "An execution plan made by compile(); execute() is thread-safe and releases the GIL.")
       .def("execute", &execute_py, pyb::arg("inputs"), pyb::arg("outputs"),
-           "Run on buffer-protocol objects: inputs in the description's order, outputs writable.")
+           "execute(self, inputs, outputs)\n--\n\n"
+           "Run on buffer-protocol objects or CPU DLPack tensors (torch): inputs in the description's order, "
+           "outputs writable.")
       .def_property_readonly("input_count", &CompiledOperator::input_count)
       .def_property_readonly("output_count", &CompiledOperator::output_count)
       .def_property_readonly("input_bytes", [](const CompiledOperator& c) { return c.input_bytes(); })
@@ -230,7 +234,8 @@ void register_exec(pyb::module_& m) {
         return compile(desc, o);
       },
       pyb::arg("desc"), pyb::kw_only(), pyb::arg("threads") = pyb::none(),
-      "Validate a description and plan its execution.");
+      "compile($module, /, desc, *, threads=None)\n--\n\n"
+      "Validate a description and plan its execution; returns a CompiledOperator (thread-safe execute()).");
   m.def(
       "_as_array", [](pyb::handle h, const std::string& field, bool writable) { return as_array(h, field, writable); },
       pyb::arg("obj"), pyb::arg("field"), pyb::arg("writable") = false,

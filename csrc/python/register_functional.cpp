@@ -3,6 +3,9 @@
 // allocation and the cached plan all happen without going back to Python.
 #include <string>
 
+#include <array>
+#include <stdexcept>
+
 #include "bindings.hpp"
 #include "ops/op.hpp"
 
@@ -332,14 +335,61 @@ void add_raw_functions(pyb::module_& m, PyMethodDef* defs) {
   }
 }
 
+namespace {
+// Module-level pybind11 functions re-exposed as plain builtins of the module: pybind11 binds
+// them to a function-record capsule, so help() said "method of pybind11_detail_function_record
+// instance". Each slot forwards the call (vectorcall) to the pybind11 function it replaced.
+constexpr int kPlainSlots = 16;
+PyObject* g_plain_target[kPlainSlots];
+PyMethodDef g_plain_def[kPlainSlots + 1];
+std::string g_plain_doc[kPlainSlots];
+
+template <int I>
+PyObject* forward_plain(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  return PyObject_Vectorcall(g_plain_target[I], args, static_cast<std::size_t>(nargs), kwnames);
+}
+template <int... I>
+constexpr std::array<PyObject* (*)(PyObject*, PyObject* const*, Py_ssize_t, PyObject*), sizeof...(I)> forwarders(
+    std::integer_sequence<int, I...>) {
+  return {&forward_plain<I>...};
+}
+}  // namespace
+
+void make_plain(pyb::module_& m, std::initializer_list<const char*> names) {
+  static constexpr auto fwd = forwarders(std::make_integer_sequence<int, kPlainSlots>());
+  static int used = 0;
+  for (const char* name : names) {
+    if (used == kPlainSlots) throw std::logic_error("make_plain: raise kPlainSlots");
+    const int i = used++;
+    pyb::object f = m.attr(name);
+    g_plain_target[i] = f.release().ptr();  // kept for the life of the process, like the module
+    // __doc__ and __text_signature__ come split from the docstring "name(...)\n--\n\n...": rejoined.
+    const pyb::handle t(g_plain_target[i]);
+    g_plain_doc[i] = std::string(name) + pyb::str(t.attr("__text_signature__")).cast<std::string>() + "\n--\n\n" +
+                     pyb::str(t.attr("__doc__")).cast<std::string>();
+    g_plain_def[i] = {name,
+                      reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fwd[static_cast<std::size_t>(i)])),
+                      METH_FASTCALL | METH_KEYWORDS, g_plain_doc[i].c_str()};
+    pyb::object fn =
+        pyb::reinterpret_steal<pyb::object>(PyCFunction_NewEx(&g_plain_def[i], m.ptr(), m.attr("__name__").ptr()));
+    if (!fn) throw pyb::error_already_set();
+    m.attr(name) = fn;
+  }
+}
+
 void register_functional(pyb::module_& m) {
   add_raw_functions(m, fast_methods);
+  // Plain text signatures (inspect.signature, help()) instead of pybind11's typed ones.
+  pyb::options plain;
+  plain.disable_function_signatures();
   m.def("split", &split, pyb::arg("x"), pyb::arg("split"), pyb::arg("axis") = 0, pyb::arg("out") = pyb::none(),
+        "split($module, /, x, split, axis=0, out=None)\n--\n\n"
         "DirectML Split: cut x along axis into parts.\n\n"
         "split is a number of equal parts or a sequence of part SIZES summing to x.shape[axis] (as DirectML,\n"
         "ONNX and torch.split; not numpy's cut points). out: a sequence of arrays of the parts' shapes.\n"
         "Returns a list of arrays.");
   m.def("join", &join, pyb::arg("arrays"), pyb::arg("axis") = 0, pyb::arg("out") = pyb::none(),
+        "join($module, /, arrays, axis=0, out=None)\n--\n\n"
         "DirectML Join: concatenate arrays along axis (numpy.concatenate). Returns a new array or out.");
 }
 

@@ -205,6 +205,9 @@ constexpr std::size_t keyword_only_count() {
                     D::fields());
 }
 
+template <class D, class T>
+pyb::object default_py(const DescField<D, T>& f);
+
 // __init__(self, <fields in DirectML's order>[, *, <keyword-only fields>]): keyword-only fields
 // come last in every description, so positional ones are 0..P-1.
 template <class D, std::size_t... I, std::size_t... P, std::size_t... K>
@@ -215,8 +218,21 @@ void bind_init(pyb::class_<D>& c, std::index_sequence<I...>, std::index_sequence
     (adopt_number(d, std::get<I>(fs), h), ...);
     return d;
   };
-  if constexpr (sizeof...(K) == 0) c.def(pyb::init(make), arg_for<D, P>()...);
-  else c.def(pyb::init(make), arg_for<D, P>()..., pyb::kw_only(), arg_for<D, sizeof...(P) + K>()...);
+  // A plain text signature for inspect.signature and help(): "__init__(self, input, ...)".
+  std::string sig = "__init__(self";
+  bool kw = false;
+  std::apply(
+      [&](const auto&... f) {
+        ((sig += std::string(f.use == FieldUse::KeywordOnly && !std::exchange(kw, true) ? ", *" : "") + ", " + f.name +
+                 (f.use == FieldUse::Required ? "" : "=" + repr_of(default_py(f)))),
+         ...);
+      },
+      D::fields());
+  sig += ")\n--\n\n";
+  pyb::options plain;
+  plain.disable_function_signatures();
+  if constexpr (sizeof...(K) == 0) c.def(pyb::init(make), arg_for<D, P>()..., sig.c_str());
+  else c.def(pyb::init(make), arg_for<D, P>()..., pyb::kw_only(), arg_for<D, sizeof...(P) + K>()..., sig.c_str());
 }
 
 template <class D, class T>
@@ -322,6 +338,8 @@ void register_ops(pyb::module_& m) {
 }
 
 void register_scalar(pyb::module_& m) {
+  pyb::options plain;  // text signatures (inspect.signature, help())
+  plain.disable_function_signatures();
   pyb::class_<Scalar>(m, "Scalar",
                       "A value of one data type: DirectML's DML_SCALAR_UNION with its DML_TENSOR_DATA_TYPE. "
                       "Scalar(dtype, value) converts a Python number to dtype by the Cast rules (SPEC 3.5: "
@@ -329,11 +347,12 @@ void register_scalar(pyb::module_& m) {
       .def(pyb::init([](pyb::handle dtype, pyb::handle value) {
              return exact_number(value, "Scalar.value").cast(to_dtype(dtype));
            }),
-           pyb::arg("dtype"), pyb::arg("value"))
+           pyb::arg("dtype"), pyb::arg("value"), "__init__(self, dtype, value)\n--\n\n")
       .def_static(
           "from_bits",
           [](pyb::handle dtype, pyb::handle bits) { return Scalar{to_dtype(dtype), to_uint(bits, "Scalar.bits")}; },
           pyb::arg("dtype"), pyb::arg("bits"),
+          "from_bits(dtype, bits)\n--\n\n"
           "The Scalar whose union holds `bits` (FLOAT16: the binary16 pattern); bytes above the dtype's size are "
           "ignored.")
       .def_readonly("dtype", &Scalar::dtype)
@@ -343,7 +362,7 @@ void register_scalar(pyb::module_& m) {
           "The union's bits: the value's little-endian bytes as an unsigned integer (FLOAT16: binary16).")
       .def(
           "cast", [](const Scalar& s, pyb::handle dtype) { return s.cast(to_dtype(dtype)); }, pyb::arg("dtype"),
-          "This value converted to `dtype` by the Cast rules.")
+          "cast(self, dtype)\n--\n\nThis value converted to `dtype` by the Cast rules.")
       .def("__repr__", &scalar_repr)
       .def("__eq__",
            [](const Scalar& a, pyb::handle b) { return pyb::isinstance<Scalar>(b) && a == b.cast<const Scalar&>(); })

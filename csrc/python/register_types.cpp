@@ -200,9 +200,14 @@ void register_types(pyb::module_& m) {
       "_to_int", [](pyb::handle o, const std::string& field) { return to_int(o, field.c_str()); }, pyb::arg("value"),
       pyb::arg("field"), "An integer argument by the bindings' one rule (python/strided/_index.py uses it).");
 
+  pyb::options plain_init;  // "__init__(self, ...)" text signatures (inspect.signature, help())
+  plain_init.disable_function_signatures();
   pyb::class_<TensorDesc>(m, "TensorDesc", "DirectML's DML_BUFFER_TENSOR_DESC: how a tensor lies in a buffer.")
       .def(pyb::init(&make_desc), pyb::arg("dtype"), pyb::arg("sizes"), pyb::arg("strides") = pyb::none(),
-           pyb::kw_only(), pyb::arg("total_bytes") = pyb::none(), pyb::arg("alignment") = 0, pyb::arg("flags") = 0)
+           pyb::kw_only(), pyb::arg("total_bytes") = pyb::none(), pyb::arg("alignment") = 0, pyb::arg("flags") = 0,
+           "__init__(self, dtype, sizes, strides=None, *, total_bytes=None, alignment=0, flags=0)\n--\n\n"
+           "dtype: a DataType, numpy dtype or name; sizes: the dimensions; strides: in elements (default "
+           "packed, row-major); total_bytes: the buffer's size (default DMLCalcBufferTensorSize).")
       .def_static("from_array", &desc_from_array, pyb::arg("array"),
                   "Describe a numpy array's own memory (its strides must be non-negative multiples of the "
                   "item size).")
@@ -229,6 +234,9 @@ void register_types(pyb::module_& m) {
           },
           [](const pyb::tuple& t) { return make_desc(t[0], t[1], t[2], t[3], t[4], t[5]); }));
 
+  // Plain text signatures (inspect.signature, help()) instead of pybind11's typed ones.
+  pyb::options plain;
+  plain.disable_function_signatures();
   m.def(
       "calc_buffer_tensor_size",
       [](pyb::handle dtype, pyb::handle sizes, pyb::handle strides) {
@@ -244,6 +252,7 @@ void register_types(pyb::module_& m) {
         return calc_buffer_tensor_size(to_dtype(dtype), sz, st);
       },
       pyb::arg("dtype"), pyb::arg("sizes"), pyb::arg("strides") = pyb::none(),
+      "calc_buffer_tensor_size($module, /, dtype, sizes, strides=None)\n--\n\n"
       "DMLCalcBufferTensorSize: minimum buffer bytes, rounded up to a multiple of 4.");
   m.def(
       "packed_strides",
@@ -258,19 +267,25 @@ void register_types(pyb::module_& m) {
         return to_tuple(packed_strides(sz, order));
       },
       pyb::arg("sizes"), pyb::arg("layout") = "NCHW",
+      "packed_strides($module, /, sizes, layout='NCHW')\n--\n\n"
       "Packed strides (elements) for 'NCHW', 'NHWC' or a permutation listed major to minor.");
 
-  m.def("version", []() { return std::string(version()); });
+  m.def("version", []() { return std::string(version()); }, "version($module, /)\n--\n\nThe library's version.");
   m.def(
       "set_num_threads", [](pyb::handle n) { set_num_threads(to_threads(n, "set_num_threads.n")); }, pyb::arg("n"),
+      "set_num_threads($module, /, n)\n--\n\n"
       "Threads used by execute for operators compiled without threads= (1 to 1024; process-wide).");
-  m.def("get_num_threads", &get_num_threads);
-  m.def("build_info", []() {
-    pyb::dict d;
-    for (const auto& [k, v] : build_info()) d[pyb::str(k)] = pyb::str(v);
-    d["result_pool_bytes"] = pyb::str(std::to_string(result_pool_limit()));  // Python results only
-    return d;
-  });
+  m.def("get_num_threads", &get_num_threads,
+        "get_num_threads($module, /)\n--\n\nThreads execute uses by default (set_num_threads, else OpenMP's).");
+  m.def(
+      "build_info",
+      []() {
+        pyb::dict d;
+        for (const auto& [k, v] : build_info()) d[pyb::str(k)] = pyb::str(v);
+        d["result_pool_bytes"] = pyb::str(std::to_string(result_pool_limit()));  // Python results only
+        return d;
+      },
+      "build_info($module, /)\n--\n\nHow this library was built: version, compiler, OpenMP, SIMD targets.");
 }
 
 }  // namespace strided::py
