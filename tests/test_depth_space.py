@@ -216,6 +216,16 @@ def test_torch_pixel_shuffle_is_crd() -> None:
         assert same_bits(sd.depth_to_space(torch.from_numpy(x), b, "CRD"), want)  # a tensor as input
         back = torch.nn.functional.pixel_unshuffle(torch.from_numpy(want), b).numpy()
         assert same_bits(sd.space_to_depth(want, b, "CRD"), back) and same_bits(back, x)
+    # out= a non-contiguous tensor: written in place and returned.
+    x = torch.from_numpy(random_array(rng, (2, 12, 3, 5), np.float32))
+    base = torch.full((2, 3, 7, 20), -1.0)
+    out = base[:, :, 1:, ::2]  # (2, 3, 6, 10)
+    assert sd.depth_to_space(x, 2, "CRD", out=out) is out
+    assert same_bits(out.numpy(), torch.nn.functional.pixel_shuffle(x, 2).numpy())
+    assert (base[:, :, 0] == -1).all() and (base[:, :, :, 1::2] == -1).all()
+    back = torch.full((2, 12, 3, 10), -1.0)[:, :, :, 1::2]  # (2, 12, 3, 5)
+    assert sd.space_to_depth(out, 2, sd.DepthSpaceOrder.CRD, out=back) is back
+    assert same_bits(back.numpy(), x.numpy())
 
 
 def test_mode_forms() -> None:
