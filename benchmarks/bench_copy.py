@@ -364,6 +364,111 @@ if torch is not None:
         return lambda: x.repeat(2, 2)
 
 
+# ------------------------------------------------------------------ depth_to_space / space_to_depth
+# A transpose in blocks: depth (4, 128, 128, 128) float32 <-> space (4, 32, 256, 256), 32 MiB
+# written, block 2. Into out=: strided (CRD, torch's order, and DCR, DirectML's and ONNX's
+# default) against the same 6-d transposed copy spelled in numpy and torch; fresh: sd against
+# numpy's reshape/transpose/reshape and torch.nn.functional.pixel_shuffle / pixel_unshuffle (CRD).
+D2S_DEPTH, D2S_SPACE, D2S_BYTES = (4, 128, 128, 128), (4, 32, 256, 256), 32 * MiB
+D2S_G = "depth_to_space f32 (4,128,128,128) b=2 -> 32 MiB"
+S2D_G = "space_to_depth f32 (4,32,256,256) b=2 -> 32 MiB"
+
+
+def _d2s_in():
+    return f32("d2s_depth", D2S_DEPTH)
+
+
+def _s2d_in():
+    return f32("s2d_space", D2S_SPACE)
+
+
+def _crd_depth_6d(a):  # depth (n, c*4, h, w) as (n, c, h, bh, w, bw), CRD
+    return a.reshape(4, 32, 2, 2, 128, 128).transpose(0, 1, 4, 2, 5, 3)
+
+
+def _space_6d(a):  # space (n, c, h*2, w*2) as (n, c, h, bh, w, bw)
+    return a.reshape(4, 32, 128, 2, 128, 2)
+
+
+for _mode in ("CRD", "DCR"):
+
+    @case(D2S_G, f"strided sd.depth_to_space(out=) {_mode}", D2S_BYTES)
+    def _(mode=_mode):
+        x, o = _d2s_in(), f32("d2s_o", D2S_SPACE, False)
+        return lambda: sd.depth_to_space(x, 2, mode, out=o)
+
+    @case(S2D_G, f"strided sd.space_to_depth(out=) {_mode}", D2S_BYTES)
+    def _(mode=_mode):
+        x, o = _s2d_in(), f32("s2d_o", D2S_DEPTH, False)
+        return lambda: sd.space_to_depth(x, 2, mode, out=o)
+
+
+@case(D2S_G, "numpy copyto(out 6-d, transposed view) CRD", D2S_BYTES)
+def _():
+    x, o = _d2s_in(), f32("d2s_o", D2S_SPACE, False)
+    xv, ov = _crd_depth_6d(x), _space_6d(o)
+    return lambda: np.copyto(ov, xv)
+
+
+@case(S2D_G, "numpy copyto(out 6-d, transposed view) CRD", D2S_BYTES)
+def _():
+    x, o = _s2d_in(), f32("s2d_o", D2S_DEPTH, False)
+    xv, ov = _space_6d(x), _crd_depth_6d(o)
+    return lambda: np.copyto(ov, xv)
+
+
+def _d2s_sd():
+    x = _d2s_in()
+    return lambda: sd.depth_to_space(x, 2, "CRD")
+
+
+def _d2s_np():
+    x = _d2s_in()
+    return lambda: np.ascontiguousarray(_crd_depth_6d(x)).reshape(D2S_SPACE)
+
+
+def _s2d_sd():
+    x = _s2d_in()
+    return lambda: sd.space_to_depth(x, 2, "CRD")
+
+
+def _s2d_np():
+    x = _s2d_in()
+    return lambda: np.ascontiguousarray(_space_6d(x).transpose(0, 1, 3, 5, 2, 4)).reshape(D2S_DEPTH)
+
+
+case(f"fresh {D2S_G} CRD", "strided", D2S_BYTES)(_d2s_sd)
+case(f"fresh {D2S_G} CRD", "strided (pool off)", D2S_BYTES)(lambda: _pool_off(_d2s_sd()))
+case(f"fresh {D2S_G} CRD", "numpy reshape+transpose+copy", D2S_BYTES)(_d2s_np)
+case(f"fresh {S2D_G} CRD", "strided", D2S_BYTES)(_s2d_sd)
+case(f"fresh {S2D_G} CRD", "strided (pool off)", D2S_BYTES)(lambda: _pool_off(_s2d_sd()))
+case(f"fresh {S2D_G} CRD", "numpy reshape+transpose+copy", D2S_BYTES)(_s2d_np)
+
+if torch is not None:
+
+    @case(D2S_G, "torch copy_(out 6-d, permuted view) CRD", D2S_BYTES)
+    def _():
+        x, o = torch.from_numpy(_d2s_in()), torch.from_numpy(f32("d2s_o", D2S_SPACE, False))
+        xv, ov = x.view(4, 32, 2, 2, 128, 128).permute(0, 1, 4, 2, 5, 3), o.view(4, 32, 128, 2, 128, 2)
+        return lambda: ov.copy_(xv)
+
+    @case(S2D_G, "torch copy_(out 6-d, permuted view) CRD", D2S_BYTES)
+    def _():
+        x, o = torch.from_numpy(_s2d_in()), torch.from_numpy(f32("s2d_o", D2S_DEPTH, False))
+        xv, ov = x.view(4, 32, 128, 2, 128, 2), o.view(4, 32, 2, 2, 128, 128).permute(0, 1, 4, 2, 5, 3)
+        return lambda: ov.copy_(xv)
+
+    @case(f"fresh {D2S_G} CRD", "torch pixel_shuffle", D2S_BYTES)
+    def _():
+        x = torch.from_numpy(_d2s_in())
+        return lambda: torch.nn.functional.pixel_shuffle(x, 2)
+
+    @case(f"fresh {S2D_G} CRD", "torch pixel_unshuffle", D2S_BYTES)
+    def _():
+        x = torch.from_numpy(_s2d_in())
+        return lambda: torch.nn.functional.pixel_unshuffle(x, 2)
+
+
 # ------------------------------------------------------------------ broadcast
 @case("broadcast row f32 (8192 -> 4096x8192)", "strided")
 def _():

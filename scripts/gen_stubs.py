@@ -7,6 +7,7 @@ adding an operator; tests/test_registry.py fails while the stub file is not curr
 
 from __future__ import annotations
 
+import enum
 import pathlib
 import sys
 
@@ -22,6 +23,7 @@ PARAM = {
     "ints": "_Ints",
     "str": "str",
     "scalar": "Scalar | float",
+    "order": "_OrderLike",
 }
 PROP = {
     "tensor": "TensorDesc",
@@ -30,6 +32,7 @@ PROP = {
     "ints": "Tuple[int, ...]",
     "str": "str",
     "scalar": "Scalar",
+    "order": "DepthSpaceOrder",
 }
 
 
@@ -40,7 +43,9 @@ def cls(name: str) -> str:
             params.append("*")
             kw = True
         p = f"{field}: {PARAM[kind]}"
-        if use != "required":
+        if isinstance(default, enum.Enum):  # a member, by its name: DepthSpaceOrder.DEPTH_COLUMN_ROW
+            p += f" = {type(default).__name__}.{default.name}"
+        elif use != "required":
             p += f" = {default!r}".replace("'", '"')
         params.append(p)
         props.append(f"    @property\n    def {field}(self) -> {PROP[kind]}: ...\n")

@@ -3,6 +3,8 @@
 // with isinstance), immutable from Python, with validate / is_valid_at / min_feature_level,
 // __repr__ and __eq__. Constructors check only types and 64-bit range; every rule of SPEC.md is
 // left to validate(), so an invalid description can still be built and asked why it is invalid.
+#include <pybind11/native_enum.h>
+
 #include <cctype>
 #include <string>
 #include <tuple>
@@ -49,6 +51,33 @@ ScatterReduction to_reduction(pyb::handle h, const std::string& field) {
 std::string reduction_str(ScatterReduction r) {
   const auto v = static_cast<std::uint32_t>(r);
   return v < 5 ? kReductionNames[v] : "unknown";
+}
+
+// DML_DEPTH_SPACE_ORDER from a DepthSpaceOrder (or any integer 0 / 1) or a name in any case:
+// "DCR" / "DEPTH_COLUMN_ROW", "CRD" / "COLUMN_ROW_DEPTH". TypeError for another type,
+// ValidationError for another value, both naming `field`.
+const char* const kOrderNames[2][2] = {{"DCR", "DEPTH_COLUMN_ROW"}, {"CRD", "COLUMN_ROW_DEPTH"}};
+constexpr const char* kOrderExpected = "(expected 'DCR' = DEPTH_COLUMN_ROW = 0 or 'CRD' = COLUMN_ROW_DEPTH = 1)";
+
+DepthSpaceOrder to_order(pyb::handle h, const std::string& field) {
+  if (pyb::isinstance<pyb::str>(h)) {
+    std::string v = h.cast<std::string>();
+    for (char& ch : v) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    for (std::uint32_t o = 0; o < 2; ++o)
+      if (v == kOrderNames[o][0] || v == kOrderNames[o][1]) return static_cast<DepthSpaceOrder>(o);
+    throw ValidationError(field + ": unknown order " + repr_of(h) + " " + kOrderExpected);
+  }
+  if (is_int_like(h)) {
+    const std::int64_t v = to_int(h, field.c_str());
+    if (v == 0 || v == 1) return static_cast<DepthSpaceOrder>(v);
+    throw ValidationError(field + ": unknown order " + std::to_string(v) + " " + kOrderExpected);
+  }
+  throw pyb::type_error(field + ": expected a DepthSpaceOrder, 0, 1, 'DCR' or 'CRD', got " + repr_of(h));
+}
+
+std::string order_str(DepthSpaceOrder o) {
+  const auto v = static_cast<std::uint32_t>(o);
+  return v < 2 ? kOrderNames[v][0] : "unknown (" + std::to_string(v) + ")";
 }
 
 // A Python number kept exactly (SPEC 1): a bool as INT64 0/1, an int as INT64 (UINT64 from 2^63),
@@ -115,6 +144,7 @@ std::vector<std::int64_t> from_py(pyb::handle h, const std::string& f, const std
 }
 ScatterReduction from_py(pyb::handle h, const std::string& f, const ScatterReduction*) { return to_reduction(h, f); }
 Scalar from_py(pyb::handle h, const std::string& f, const Scalar*) { return to_scalar(h, f); }
+DepthSpaceOrder from_py(pyb::handle h, const std::string& f, const DepthSpaceOrder*) { return to_order(h, f); }
 
 pyb::object to_py(const TensorDesc& t) { return pyb::cast(t); }
 pyb::object to_py(std::int64_t v) { return pyb::int_(v); }
@@ -126,6 +156,10 @@ pyb::object to_py(const std::vector<TensorDesc>& v) {
 }
 pyb::object to_py(ScatterReduction x) { return pyb::str(reduction_str(x)); }
 pyb::object to_py(const Scalar& x) { return pyb::cast(x); }
+pyb::object to_py(DepthSpaceOrder x) {  // the IntEnum member (a C++-made unknown value as its int)
+  if (static_cast<std::uint32_t>(x) < 2) return pyb::cast(x);
+  return pyb::int_(static_cast<std::uint32_t>(x));
+}
 
 // The field's kind for the generated stubs (scripts/gen_stubs.py).
 const char* kind_of(const TensorDesc*) { return "tensor"; }
@@ -134,6 +168,7 @@ const char* kind_of(const std::int64_t*) { return "int"; }
 const char* kind_of(const std::vector<std::int64_t>*) { return "ints"; }
 const char* kind_of(const ScatterReduction*) { return "str"; }
 const char* kind_of(const Scalar*) { return "scalar"; }
+const char* kind_of(const DepthSpaceOrder*) { return "order"; }
 
 std::string r(const TensorDesc& t) { return t.to_string(); }
 std::string r(std::int64_t v) { return std::to_string(v); }
@@ -149,6 +184,7 @@ std::string r(const std::vector<TensorDesc>& v) {
 }
 std::string r(ScatterReduction x) { return "'" + reduction_str(x) + "'"; }
 std::string r(const Scalar& x) { return scalar_repr(x); }
+std::string r(DepthSpaceOrder x) { return "'" + order_str(x) + "'"; }
 
 // ---------------------------------------------------------------- one class per description
 template <class D>
@@ -324,6 +360,19 @@ void bind_desc(pyb::module_& m) {
 }  // namespace
 
 void register_ops(pyb::module_& m) {
+  // The enum of the descriptions' `order` fields, before the classes (their defaults are members).
+  pyb::native_enum<DepthSpaceOrder>(m, "DepthSpaceOrder", "enum.IntEnum",
+                                    "DirectML's DML_DEPTH_SPACE_ORDER: how SpaceToDepth/DepthToSpace number "
+                                    "channels (SPEC 3.8); DCR and CRD are aliases.")
+      .value("DEPTH_COLUMN_ROW", DepthSpaceOrder::DEPTH_COLUMN_ROW)
+      .value("COLUMN_ROW_DEPTH", DepthSpaceOrder::COLUMN_ROW_DEPTH)
+      .value("DCR", DepthSpaceOrder::DEPTH_COLUMN_ROW)
+      .value("CRD", DepthSpaceOrder::COLUMN_ROW_DEPTH)
+      .finalize();
+  m.def(
+      "_to_depth_space_order", [](pyb::handle o, const std::string& field) { return to_order(o, field); },
+      pyb::arg("value"), pyb::arg("field"),
+      "A DepthSpaceOrder from a member, 0 / 1 or a name in any case ('dcr', 'COLUMN_ROW_DEPTH'); errors name field.");
   pyb::dict codes, fields;
 #define STRIDED_X(Name, family) \
   bind_desc<Name##Desc>(m);     \

@@ -10,6 +10,7 @@ from . import _core
 from ._core import (
     CompiledOperator,
     DataType,
+    DepthSpaceOrder,
     FeatureLevel,
     Scalar,
     TensorDesc,
@@ -27,6 +28,7 @@ from ._core import (
 # is_valid_at(level), the min_feature_level property, __repr__ and __eq__.
 from ._core import (
     CastDesc,
+    DepthToSpaceDesc,
     FillValueConstantDesc,
     GatherDesc,
     GatherElementsDesc,
@@ -38,11 +40,12 @@ from ._core import (
     ScatterNDDesc,
     Slice1Desc,
     SliceDesc,
+    SpaceToDepthDesc,
     SplitDesc,
     TileDesc,
 )
 from ._types import install_enum_helpers as _install_enum_helpers
-from ._functional import cast, copy, join, slice, split, tile
+from ._functional import cast, copy, depth_to_space, join, slice, space_to_depth, split, tile
 from ._generate import full
 from ._index import gather, gather_elements, gather_nd, scatter, scatter_nd
 from . import xla
@@ -65,6 +68,8 @@ __all__ = [
     "CastDesc",
     "CompiledOperator",
     "DataType",
+    "DepthSpaceOrder",
+    "DepthToSpaceDesc",
     "FeatureLevel",
     "FillValueConstantDesc",
     "GatherDesc",
@@ -78,6 +83,7 @@ __all__ = [
     "Scalar",
     "Slice1Desc",
     "SliceDesc",
+    "SpaceToDepthDesc",
     "SplitDesc",
     "TensorDesc",
     "TileDesc",
@@ -88,6 +94,7 @@ __all__ = [
     "cmake_dir",
     "compile",
     "copy",
+    "depth_to_space",
     "full",
     "gather",
     "gather_elements",
@@ -100,6 +107,7 @@ __all__ = [
     "scatter_nd",
     "set_num_threads",
     "slice",
+    "space_to_depth",
     "split",
     "tile",
     "xla",

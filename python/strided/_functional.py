@@ -1,10 +1,11 @@
-"""The copy-family operators on arrays: copy, split, join, slice, cast, tile.
+"""The copy-family operators on arrays: copy, split, join, slice, cast, tile, depth_to_space,
+space_to_depth.
 
 copy, split, join and slice live in the C++ core (csrc/python/register_functional.cpp) so that a
 call on a tiny array costs about what numpy's own copy does: argument checks, output allocation
 and the cached plan (keyed by operator, shapes, strides and dtype) never go back to Python, and
-the copy itself runs without the GIL. cast and tile are thin layers over the library's functional
-path.
+the copy itself runs without the GIL. cast, tile, depth_to_space and space_to_depth are thin layers
+over the library's functional path.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from ._core import copy, join, slice, split
 
 _CAST = _core._op_codes["CastDesc"]
 _TILE = _core._op_codes["TileDesc"]
+_D2S = _core._op_codes["DepthToSpaceDesc"]
+_S2D = _core._op_codes["SpaceToDepthDesc"]
 
-__all__ = ["cast", "copy", "join", "slice", "split", "tile"]
+__all__ = ["cast", "copy", "depth_to_space", "join", "slice", "space_to_depth", "split", "tile"]
 
 
 _INT64_MAX = 2**63 - 1
@@ -108,4 +111,71 @@ def tile(x: Any, repeats: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
         res = _out(out, shape, a.dtype)
     if res.size:
         _core._run(_TILE, reps or (1,), (a,), (res,))  # a 0-d x runs as shape (1,)
+    return res if out is None else out
+
+
+def _block_args(fn: str, x: Any, block_size: Any, mode: Any) -> Tuple[np.ndarray, int, int]:
+    """depth_to_space / space_to_depth's common checks: a 4-d x, a block size >= 1 and the order."""
+    a = _array(x, f"{fn}.x")
+    if a.ndim != 4:
+        raise _core.ValidationError(f"{fn}.x: must have 4 dimensions (N, C, H, W), got {a.ndim}")
+    b = _core._to_int(block_size, f"{fn}.block_size")
+    if b < 1:
+        raise _core.ValidationError(f"{fn}.block_size: must be at least 1, got {b}")
+    order = int(_core._to_depth_space_order(mode, f"{fn}.mode"))
+    return a, b, order
+
+
+def _block_result(fn: str, a: np.ndarray, shape: Tuple[int, ...], out: Optional[np.ndarray]) -> np.ndarray:
+    if out is not None:
+        return _out(out, shape, a.dtype)
+    if any(s > _INT64_MAX for s in shape):
+        raise _core.ValidationError(f"{fn}.block_size: the result's shape {shape} does not fit in 64 bits")
+    return _core._empty(shape, a.dtype)  # the result pool when large
+
+
+def depth_to_space(x: Any, block_size: Any, mode: Any = "DCR", out: Optional[np.ndarray] = None) -> np.ndarray:
+    """DirectML DepthToSpace (ONNX DepthToSpace): the channels of a 4-d NCHW ``x`` of shape
+    ``(N, C*b*b, H, W)`` moved into ``b x b`` blocks of pixels, giving ``(N, C, H*b, W*b)`` with
+    ``b = block_size`` and ``result[n, c, h*b + bh, w*b + bw] = x[n, d, h, w]``, where
+    ``d = (bh*b + bw)*C + c`` for ``mode="DCR"`` (depth-column-row, ONNX's default) and
+    ``d = (c*b + bh)*b + bw`` for ``"CRD"`` (column-row-depth: ``torch.nn.functional.pixel_shuffle``).
+
+    ``mode``: ``"DCR"`` / ``"CRD"`` (or ``"DEPTH_COLUMN_ROW"`` / ``"COLUMN_ROW_DEPTH"``) in any case, or
+    a ``DepthSpaceOrder``. ValidationError (``"depth_to_space.x.shape[1]: ..."``) when ``x`` is not 4-d,
+    ``block_size < 1`` or the channels are not divisible by ``b*b``. Empty ``x`` gives an empty result.
+    Returns a new C-contiguous array, or ``out`` (any strides, exactly the result's shape and dtype).
+    """
+    a, b, order = _block_args("depth_to_space", x, block_size, mode)
+    n, c, h, w = a.shape
+    if c % (b * b):
+        raise _core.ValidationError(
+            f"depth_to_space.x.shape[1]: must be divisible by block_size * block_size = {b * b}, got {c}"
+        )
+    res = _block_result("depth_to_space", a, (n, c // (b * b), h * b, w * b), out)
+    if res.size:
+        _core._run(_D2S, (b, order), (a,), (res,))
+    return res if out is None else out
+
+
+def space_to_depth(x: Any, block_size: Any, mode: Any = "DCR", out: Optional[np.ndarray] = None) -> np.ndarray:
+    """DirectML SpaceToDepth (ONNX SpaceToDepth), depth_to_space's inverse: each ``b x b`` block of
+    pixels of a 4-d NCHW ``x`` of shape ``(N, C, H*b, W*b)`` moved into channels, giving
+    ``(N, C*b*b, H, W)`` with ``result[n, d, h, w] = x[n, c, h*b + bh, w*b + bw]`` and ``d`` as in
+    depth_to_space: ``"DCR"`` (ONNX SpaceToDepth) or ``"CRD"`` (``torch.nn.functional.pixel_unshuffle``).
+
+    ValidationError (``"space_to_depth.x.shape[2]: ..."``) when ``x`` is not 4-d, ``block_size < 1``
+    or its height or width is not divisible by ``b``. Empty ``x`` gives an empty result. Returns a
+    new C-contiguous array, or ``out`` (any strides, exactly the result's shape and dtype).
+    """
+    a, b, order = _block_args("space_to_depth", x, block_size, mode)
+    n, c, h, w = a.shape
+    for i in (2, 3):
+        if a.shape[i] % b:
+            raise _core.ValidationError(
+                f"space_to_depth.x.shape[{i}]: must be divisible by block_size ({b}), got {a.shape[i]}"
+            )
+    res = _block_result("space_to_depth", a, (n, c * b * b, h // b, w // b), out)
+    if res.size:
+        _core._run(_S2D, (b, order), (a,), (res,))
     return res if out is None else out

@@ -190,6 +190,50 @@ void tile_rules() {
   CHECK(q == std::vector<float>(12, -1));
 }
 
+void depth_space_rules() {
+  // SPEC 3.8's example: depth {1,8,1,1} = 1..8, block 2 -> space DCR [[1,3],[5,7]],[[2,4],[6,8]], CRD in order.
+  const std::vector<float> x{1, 2, 3, 4, 5, 6, 7, 8};
+  const ConstArrayView depth = in(x, {1, 8, 1, 1}, {8 * F, F, F, F});
+  std::vector<float> o(8, -1);
+  depth_to_space(depth, out(o, {1, 2, 2, 2}, {8 * F, 4 * F, 2 * F, F}), 2);  // DCR is the default
+  CHECK(o == (std::vector<float>{1, 3, 5, 7, 2, 4, 6, 8}));
+  depth_to_space(depth, out(o, {1, 2, 2, 2}, {8 * F, 4 * F, 2 * F, F}), 2, DepthSpaceOrder::COLUMN_ROW_DEPTH);
+  CHECK(o == x);
+  // SpaceToDepth maps it back, here from a space tensor read with its rows reversed (negative
+  // strides) into a depth out with padded channels (stride 2).
+  const std::vector<float> sp{3, 4, 1, 2, 7, 8, 5, 6};  // rows swapped: [[1,2],[3,4]], [[5,6],[7,8]]
+  std::vector<float> d(16, -1);
+  space_to_depth(in(sp, {1, 2, 2, 2}, {8 * F, 4 * F, -2 * F, F}, 2), out(d, {1, 8, 1, 1}, {16 * F, 2 * F, F, F}), 2,
+                 DepthSpaceOrder::COLUMN_ROW_DEPTH);
+  for (std::size_t i = 0; i < 16; ++i) CHECK_EQ(d[i], i % 2 ? -1.0f : static_cast<float>(i / 2 + 1));
+  // Block size 1 is a copy, also in place; an empty x gives an empty out (nothing written).
+  std::vector<float> y = x;
+  depth_to_space(in(y, {1, 2, 2, 2}, {8 * F, 4 * F, 2 * F, F}), out(y, {1, 2, 2, 2}, {8 * F, 4 * F, 2 * F, F}), 1);
+  CHECK(y == x);
+  space_to_depth(in(x, {2, 1, 0, 4}, {4 * F, 4 * F, 4 * F, F}), out(o, {2, 4, 0, 2}, {0, 0, 0, F}), 2);
+  // Misuse: typed errors, nothing written.
+  std::vector<float> q(8, -1);
+  const ArrayView q_space = out(q, {1, 2, 2, 2}, {8 * F, 4 * F, 2 * F, F});
+  CHECK_THROWS(depth_to_space(depth, q_space, 0), ValidationError,
+               "DepthToSpaceDesc.block_size: must be at least 1, got 0");
+  CHECK_THROWS(depth_to_space(depth, q_space, 3), ValidationError,
+               "x.shape[1]: must be divisible by block_size * block_size = 9, got 8");
+  CHECK_THROWS(depth_to_space(depth, q_space, 2, static_cast<DepthSpaceOrder>(2)), ValidationError,
+               "DepthToSpaceDesc.order: unknown order 2");
+  CHECK_THROWS(depth_to_space(in(x, {8, 1, 1}, {F, F, F}), q_space, 2), ValidationError,
+               "x: must have 4 dimensions (N, C, H, W), got 3");
+  CHECK_THROWS(depth_to_space(depth, out(q, {1, 2, 4, 1}, {8 * F, 4 * F, F, F}), 2), ValidationError,
+               "out: expected shape (1, 2, 2, 2), got (1, 2, 4, 1)");
+  CHECK_THROWS(depth_to_space(depth, ArrayView{DataType::INT32, q.data(), {1, 2, 2, 2}, {32, 16, 8, 4}}, 2),
+               ValidationError, "out.dtype: must equal x.dtype (FLOAT32), got INT32");
+  CHECK_THROWS(space_to_depth(in(x, {1, 2, 2, 2}, {8 * F, 4 * F, 2 * F, F}), out(q, {1, 18, 1, 1}, {18 * F, F, F, F}),
+                              3),
+               ValidationError, "x.shape[2]: must be divisible by block_size (3), got 2");
+  CHECK_THROWS(space_to_depth(in(x, {1, INT64_MAX / 2, 0, 4}, {0, 0, 0, F}), q_space, 4), ValidationError,
+               "x.shape[1] * block_size * block_size does not fit in 64 bits");
+  CHECK(q == std::vector<float>(8, -1));
+}
+
 void full_rules() {
   // A padded, reversed out (rows of 5, walked backwards); the value converted by the Cast rules.
   std::vector<float> o(4 * 5, -1);
@@ -227,6 +271,7 @@ int main() {
   empty_arrays();
   cast_rules();
   tile_rules();
+  depth_space_rules();
   full_rules();
   plan_cache();
   return check::report();

@@ -64,6 +64,17 @@ void cast(const ConstArrayView& x, const ArrayView& out);
 /// dimension of x (none for a 0-d x: a copy). ValidationError "TileDesc.repeats[i]: ..." for a bad
 /// repeat, "out: expected shape ..." for an out of the wrong shape; nothing is written then.
 void tile(const ConstArrayView& x, const ArrayView& out, const std::vector<std::int64_t>& repeats);
+/// DepthToSpace (SPEC 3.8): x {N, C*b*b, H, W} -> out {N, C, H*b, W*b}, b = block_size (>= 1),
+/// out[n, c, h*b + bh, w*b + bw] = x[n, d, h, w] with d = (bh*b + bw)*C + c (DCR, ONNX's default)
+/// or (c*b + bh)*b + bw (CRD, torch pixel_shuffle). ValidationError for an x that is not 4-d, a
+/// block size below 1, channels not divisible by b*b, or an out of the wrong shape or dtype;
+/// nothing is written then.
+void depth_to_space(const ConstArrayView& x, const ArrayView& out, std::int64_t block_size,
+                    DepthSpaceOrder order = DepthSpaceOrder::DEPTH_COLUMN_ROW);
+/// SpaceToDepth (SPEC 3.8), DepthToSpace's inverse: x {N, C, H*b, W*b} -> out {N, C*b*b, H, W}
+/// (CRD: torch pixel_unshuffle). ValidationError as depth_to_space (H and W must be divisible by b).
+void space_to_depth(const ConstArrayView& x, const ArrayView& out, std::int64_t block_size,
+                    DepthSpaceOrder order = DepthSpaceOrder::DEPTH_COLUMN_ROW);
 /// FillValueConstant: every element of out set to `value`, converted to out's dtype by the Cast
 /// rules (numpy.full, ONNX ConstantOfShape).
 void full(const ArrayView& out, const Scalar& value);

@@ -31,6 +31,8 @@ namespace strided {
   X(ScatterND, index)          \
   X(Cast, copy)                \
   X(Tile, copy)                \
+  X(SpaceToDepth, copy)        \
+  X(DepthToSpace, copy)        \
   X(FillValueConstant, copy)
 
 /// DML_SCALAR_UNION with its data type (SPEC 1): the value's bits in the low itemsize(dtype)
@@ -293,6 +295,54 @@ struct TileDesc {
   static constexpr auto fields() {
     return std::make_tuple(desc_field("input", &TileDesc::input), desc_field("output", &TileDesc::output),
                            desc_field("repeats", &TileDesc::repeats));
+  }
+};
+
+/// DML_DEPTH_SPACE_ORDER: how SpaceToDepth/DepthToSpace number the channels of the depth tensor
+/// {N, C*b*b, H, W} against the space tensor {N, C, H*b, W*b} (SPEC 3.8): space[n, c, h*b + bh,
+/// w*b + bw] = depth[n, d, h, w] with DEPTH_COLUMN_ROW (DCR, ONNX's default) d = (bh*b + bw)*C + c,
+/// COLUMN_ROW_DEPTH (CRD, torch pixel_shuffle) d = (c*b + bh)*b + bw.
+enum class DepthSpaceOrder : std::uint32_t { DEPTH_COLUMN_ROW = 0, COLUMN_ROW_DEPTH = 1 };
+
+/// DML_SPACE_TO_DEPTH_OPERATOR_DESC (order DCR) / DML_SPACE_TO_DEPTH1_OPERATOR_DESC: blocks of
+/// block_size x block_size pixels moved into channels, {N, C, H*b, W*b} -> {N, C*b*b, H, W}.
+struct SpaceToDepthDesc {
+  TensorDesc input;
+  TensorDesc output;
+  std::int64_t block_size;  // UINT in DirectML: at least 1
+  DepthSpaceOrder order = DepthSpaceOrder::DEPTH_COLUMN_ROW;  // the *1 struct's Order
+
+  static constexpr const char* name = "SpaceToDepthDesc";
+  static constexpr const char* doc =
+      "DML_SPACE_TO_DEPTH_OPERATOR_DESC (order DCR) / DML_SPACE_TO_DEPTH1_OPERATOR_DESC: each block_size x "
+      "block_size block of the input {N, C, H*b, W*b} moved into channels of the output {N, C*b*b, H, W}: "
+      "out[n, d, h, w] = in[n, c, h*b + bh, w*b + bw] with d = (bh*b + bw)*C + c (DCR) or (c*b + bh)*b + bw (CRD).";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &SpaceToDepthDesc::input),
+                           desc_field("output", &SpaceToDepthDesc::output),
+                           desc_field("block_size", &SpaceToDepthDesc::block_size),
+                           desc_field("order", &SpaceToDepthDesc::order, FieldUse::Optional));
+  }
+};
+
+/// DML_DEPTH_TO_SPACE_OPERATOR_DESC (order DCR) / DML_DEPTH_TO_SPACE1_OPERATOR_DESC: channels moved
+/// into block_size x block_size blocks of pixels, {N, C*b*b, H, W} -> {N, C, H*b, W*b}.
+struct DepthToSpaceDesc {
+  TensorDesc input;
+  TensorDesc output;
+  std::int64_t block_size;  // UINT in DirectML: at least 1
+  DepthSpaceOrder order = DepthSpaceOrder::DEPTH_COLUMN_ROW;  // the *1 struct's Order
+
+  static constexpr const char* name = "DepthToSpaceDesc";
+  static constexpr const char* doc =
+      "DML_DEPTH_TO_SPACE_OPERATOR_DESC (order DCR) / DML_DEPTH_TO_SPACE1_OPERATOR_DESC: the channels of the "
+      "input {N, C*b*b, H, W} moved into block_size x block_size blocks of the output {N, C, H*b, W*b}: "
+      "out[n, c, h*b + bh, w*b + bw] = in[n, d, h, w] with d = (bh*b + bw)*C + c (DCR) or (c*b + bh)*b + bw (CRD).";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &DepthToSpaceDesc::input),
+                           desc_field("output", &DepthToSpaceDesc::output),
+                           desc_field("block_size", &DepthToSpaceDesc::block_size),
+                           desc_field("order", &DepthToSpaceDesc::order, FieldUse::Optional));
   }
 };
 

@@ -13,6 +13,7 @@ from . import xla as xla
 
 _DTypeLike: TypeAlias = Union[DataType, str, np.dtype[Any], type[Any]]
 _LevelLike: TypeAlias = Union[FeatureLevel, int, str]
+_OrderLike: TypeAlias = Union[DepthSpaceOrder, int, str]
 _Ints: TypeAlias = Sequence[SupportsIndex]
 _Array: TypeAlias = npt.NDArray[Any]
 _ArrayT = TypeVar("_ArrayT", bound=npt.NDArray[Any])
@@ -69,6 +70,14 @@ class FeatureLevel(enum.IntEnum):
     def parse(cls, level: _LevelLike) -> FeatureLevel: ...
     def __str__(self) -> str: ...  # the name, "FL_2_1" (not int's "8448")
     def __format__(self, format_spec: str) -> str: ...
+
+class DepthSpaceOrder(enum.IntEnum):
+    """DirectML's DML_DEPTH_SPACE_ORDER (SPEC 3.8); DCR and CRD are aliases."""
+
+    DEPTH_COLUMN_ROW = 0
+    COLUMN_ROW_DEPTH = 1
+    DCR = 0
+    CRD = 1
 
 class Scalar(metaclass=_pybind11_type):
     """A value of one data type: DirectML's DML_SCALAR_UNION with its DML_TENSOR_DATA_TYPE."""
@@ -130,7 +139,7 @@ class TensorDesc(metaclass=_pybind11_type):
     # Installed by strided._layout.attach() at import.
     def describe(self, values: Any = None, *, max_cells: int = 64, width: int = 100) -> str: ...
 
-# ---------------------------------------------------------------- the ten descriptions
+# ---------------------------------------------------------------- the descriptions
 
 class _Desc(metaclass=_pybind11_type):
     # Not a runtime class: what the descriptions share.
@@ -318,6 +327,40 @@ class TileDesc(_Desc):
     @property
     def repeats(self) -> Tuple[int, ...]: ...
 
+class SpaceToDepthDesc(_Desc):
+    def __init__(
+        self,
+        input: TensorDesc,
+        output: TensorDesc,
+        block_size: SupportsIndex,
+        order: _OrderLike = DepthSpaceOrder.DEPTH_COLUMN_ROW,
+    ) -> None: ...
+    @property
+    def input(self) -> TensorDesc: ...
+    @property
+    def output(self) -> TensorDesc: ...
+    @property
+    def block_size(self) -> int: ...
+    @property
+    def order(self) -> DepthSpaceOrder: ...
+
+class DepthToSpaceDesc(_Desc):
+    def __init__(
+        self,
+        input: TensorDesc,
+        output: TensorDesc,
+        block_size: SupportsIndex,
+        order: _OrderLike = DepthSpaceOrder.DEPTH_COLUMN_ROW,
+    ) -> None: ...
+    @property
+    def input(self) -> TensorDesc: ...
+    @property
+    def output(self) -> TensorDesc: ...
+    @property
+    def block_size(self) -> int: ...
+    @property
+    def order(self) -> DepthSpaceOrder: ...
+
 class FillValueConstantDesc(_Desc):
     def __init__(self, output: TensorDesc, value: Scalar | float) -> None: ...
     @property
@@ -338,6 +381,8 @@ _AnyDesc: TypeAlias = Union[
     ScatterNDDesc,
     CastDesc,
     TileDesc,
+    SpaceToDepthDesc,
+    DepthToSpaceDesc,
     FillValueConstantDesc,
 ]
 
@@ -388,6 +433,7 @@ def build_info() -> Dict[str, str]: ...
 def _to_dtype(arg0: object, /) -> DataType: ...
 def _to_level(arg0: object, /) -> Optional[FeatureLevel]: ...
 def _to_int(value: object, field: str) -> int: ...
+def _to_depth_space_order(value: object, field: str) -> DepthSpaceOrder: ...
 
 _op_codes: dict[str, int]
 
