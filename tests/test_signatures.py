@@ -34,6 +34,9 @@ def test_signature_and_help_are_plain(name: str) -> None:
 def test_description_signatures_follow_the_fields() -> None:
     assert str(inspect.signature(sd.ScatterDesc)) == "(input, indices, updates, output, axis, *, reduction='none')"
     assert str(inspect.signature(sd.FillValueConstantDesc)) == "(output, value)"
-    assert str(inspect.signature(sd.TensorDesc)) == "(dtype, sizes, strides=None, *, total_bytes=None, alignment=0, flags=0)"
+    assert (
+        str(inspect.signature(sd.TensorDesc))
+        == "(dtype, sizes, strides=None, *, total_bytes=None, alignment=0, flags=0)"
+    )
     assert str(inspect.signature(sd.CompiledOperator.execute)) == "(self, inputs, outputs)"
     assert str(inspect.signature(sd.join)) == "(arrays, axis=0, out=None)"

@@ -244,6 +244,13 @@ constexpr std::size_t keyword_only_count() {
 template <class D, class T>
 pyb::object default_py(const DescField<D, T>& f);
 
+// A default as a text signature shows it: a Python literal (an enum member by its name, which
+// the constructors accept, not its repr "<DepthSpaceOrder.DCR: 0>").
+std::string default_text(const pyb::object& v) {
+  if (PyLong_Check(v.ptr()) && pyb::hasattr(v, "name")) return repr_of(v.attr("name"));
+  return repr_of(v);
+}
+
 // __init__(self, <fields in DirectML's order>[, *, <keyword-only fields>]): keyword-only fields
 // come last in every description, so positional ones are 0..P-1.
 template <class D, std::size_t... I, std::size_t... P, std::size_t... K>
@@ -260,7 +267,7 @@ void bind_init(pyb::class_<D>& c, std::index_sequence<I...>, std::index_sequence
   std::apply(
       [&](const auto&... f) {
         ((sig += std::string(f.use == FieldUse::KeywordOnly && !std::exchange(kw, true) ? ", *" : "") + ", " + f.name +
-                 (f.use == FieldUse::Required ? "" : "=" + repr_of(default_py(f)))),
+                 (f.use == FieldUse::Required ? "" : "=" + default_text(default_py(f)))),
          ...);
       },
       D::fields());
