@@ -161,7 +161,7 @@ AnyDesc read_desc(Reader& r) {
   // Seeds' first byte below 200 keeps fuzz/make_corpus.py's numbering (op % 10); 200 and above
   // reach the operators added after it.
   const std::uint8_t pick = r.byte();
-  const int op = pick < 200 ? pick % 10 : 10 + (pick - 200) % 3;
+  const int op = pick < 200 ? pick % 10 : 10 + (pick - 200) % 5;
   TensorDesc in = read_tensor(r, nullptr);
   const std::size_t nd = static_cast<std::size_t>(in.ndim());
   switch (op) {
@@ -232,6 +232,27 @@ AnyDesc read_desc(Reader& r) {
       for (int k = 0; k < 8; ++k) bits = bits << 8 | r.byte();
       const DataType dt = r.byte() % 8 ? in.dtype() : DataType::FLOAT64;  // sometimes a mismatched dtype
       return FillValueConstantDesc{in, Scalar{dt, bits}};
+    }
+    case 13:
+    case 14: {  // a packed output of the matching shape most of the time
+      const std::int64_t b = r.small(0, 4);
+      const auto order = static_cast<DepthSpaceOrder>(r.byte() % 3);  // 2: not an order
+      TensorDesc out = read_tensor(r, &in);
+      if (nd == 4 && b > 0 && r.byte() % 4) {
+        std::vector<std::int64_t> s = in.sizes();
+        if (op == 13) {  // SpaceToDepth
+          s[1] *= b * b;
+          s[2] /= b;
+          s[3] /= b;
+        } else {
+          s[1] /= b * b;
+          s[2] *= b;
+          s[3] *= b;
+        }
+        if (s[1] > 0 && s[2] > 0 && s[3] > 0) out = TensorDesc(in.dtype(), s);
+      }
+      if (op == 13) return SpaceToDepthDesc{in, out, b, order};
+      return DepthToSpaceDesc{in, out, b, order};
     }
     case 9: {
       TensorDesc idx = read_tensor(r, &in, true);
@@ -341,6 +362,41 @@ bool reference_sources(const AnyDesc& any, std::vector<std::vector<Src>>& per_ou
       auto c = coords_of(d->output, n);
       for (std::size_t i = 0; i < c.size(); ++i) c[i] %= d->input.sizes()[i];
       per_output[0].push_back({0, at(d->input, c)});
+    }
+    return true;
+  }
+  // SPEC 3.8: space[n, c, h*b + bh, w*b + bw] = depth[n, d, h, w], d by the order.
+  const auto depth_index = [](DepthSpaceOrder o, std::int64_t b, std::int64_t C, std::int64_t c, std::int64_t bh,
+                              std::int64_t bw) {
+    return o == DepthSpaceOrder::DEPTH_COLUMN_ROW ? (bh * b + bw) * C + c : (c * b + bh) * b + bw;
+  };
+  if (const auto* d = std::get_if<DepthToSpaceDesc>(&any)) {
+    per_output.resize(1);
+    const std::int64_t b = d->block_size, C = d->output.sizes()[1];
+    for (std::uint64_t n = 0; n < d->output.element_count(); ++n) {
+      const auto c = coords_of(d->output, n);
+      const std::vector<std::int64_t> src{c[0], depth_index(d->order, b, C, c[1], c[2] % b, c[3] % b), c[2] / b,
+                                          c[3] / b};
+      per_output[0].push_back({0, at(d->input, src)});
+    }
+    return true;
+  }
+  if (const auto* d = std::get_if<SpaceToDepthDesc>(&any)) {
+    per_output.resize(1);
+    const std::int64_t b = d->block_size, C = d->input.sizes()[1];
+    for (std::uint64_t n = 0; n < d->output.element_count(); ++n) {
+      const auto c = coords_of(d->output, n);
+      std::int64_t ch = 0, bh = 0, bw = 0;  // invert depth_index
+      if (d->order == DepthSpaceOrder::DEPTH_COLUMN_ROW) {
+        ch = c[1] % C;
+        bh = c[1] / C / b;
+        bw = c[1] / C % b;
+      } else {
+        ch = c[1] / (b * b);
+        bh = c[1] / b % b;
+        bw = c[1] % b;
+      }
+      per_output[0].push_back({0, at(d->input, {c[0], ch, c[2] * b + bh, c[3] * b + bw})});
     }
     return true;
   }
@@ -525,8 +581,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else if (mode % 16 == 5) {
     out_bufs.push_back(out_bufs[0]);
     expect_buffer_error = true;
-  } else if (mode % 16 == 7) {
-    in_bufs[0].data = nullptr;
+  } else if (mode % 16 == 7) {  // a null buffer (an output's when the operator has no input)
+    if (in_bufs.empty()) out_bufs[0].data = nullptr;
+    else in_bufs[0].data = nullptr;
     expect_buffer_error = true;
   }
 
