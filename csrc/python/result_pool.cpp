@@ -6,8 +6,14 @@
 // (NEP 49), so results are ordinary arrays that own their data; numpy hands the block back when
 // the array dies. Bounded: STRIDED_POOL_BYTES (default 256 MiB, 0 disables) of idle blocks at
 // most, and a block idle for more than two seconds is released at the next pool operation.
+#if defined(__unix__) || defined(__APPLE__)
 #include <pthread.h>
 #include <sys/mman.h>
+#define STRIDED_POOL_ATFORK 1
+#endif
+#ifdef _WIN32
+#include <malloc.h>
+#endif
 
 #include <atomic>
 #include <chrono>
@@ -27,6 +33,22 @@ constexpr std::size_t kAlign = std::size_t{2} << 20;     // huge-page aligned, s
 constexpr double kIdleSeconds = 2.0;
 
 using Clock = std::chrono::steady_clock;
+
+// Pool blocks are aligned; MSVC's CRT has no aligned_alloc and needs its own matching free.
+void* block_alloc(std::size_t cap) {
+#ifdef _WIN32
+  return _aligned_malloc(cap, kAlign);
+#else
+  return std::aligned_alloc(kAlign, cap);
+#endif
+}
+void block_free(void* p) {
+#ifdef _WIN32
+  _aligned_free(p);
+#else
+  std::free(p);
+#endif
+}
 
 struct Idle {
   void* p;
@@ -51,8 +73,10 @@ Pool& pool() {
       const unsigned long long v = std::strtoull(e, &end, 10);
       if (end != e && *end == '\0') q->limit = static_cast<std::size_t>(v);
     }
+#ifdef STRIDED_POOL_ATFORK
     // A child forked while another thread held the lock would find it locked forever.
     pthread_atfork([] { pool().mu.lock(); }, [] { pool().mu.unlock(); }, [] { pool().mu.unlock(); });
+#endif
     return q;
   }();
   return *p;
@@ -92,9 +116,9 @@ void* pool_malloc(void*, std::size_t size) {
         break;
       }
   }
-  for (void* d : drop) std::free(d);
+  for (void* d : drop) block_free(d);
   if (!p) {
-    p = std::aligned_alloc(kAlign, cap);
+    p = block_alloc(cap);
     if (!p) return nullptr;
 #ifdef MADV_HUGEPAGE
     madvise(p, cap, MADV_HUGEPAGE);  // advice only: failure is harmless
@@ -118,11 +142,12 @@ void pool_free(void*, void* ptr, std::size_t) {
   if (!ptr) return;
   Pool& P = pool();
   std::vector<void*> drop;
+  bool small = false;
   {
     std::lock_guard<std::mutex> lock(P.mu);
     const auto it = P.live.find(ptr);
     if (it == P.live.end()) {
-      drop.push_back(ptr);  // a small block from malloc
+      small = true;  // a block from malloc
     } else {
       const std::size_t cap = it->second;
       P.live.erase(it);
@@ -136,7 +161,8 @@ void pool_free(void*, void* ptr, std::size_t) {
       }
     }
   }
-  for (void* d : drop) std::free(d);
+  if (small) std::free(ptr);
+  for (void* d : drop) block_free(d);
 }
 
 void* pool_realloc(void* ctx, void* ptr, std::size_t new_size) {
@@ -259,7 +285,7 @@ void set_result_pool_limit(std::size_t bytes) {
       P.idle.pop_back();
     }
   }
-  for (void* d : drop) std::free(d);
+  for (void* d : drop) block_free(d);
 }
 
 }  // namespace strided::py

@@ -42,6 +42,9 @@ struct KernelTable {
 };
 
 const KernelTable& kernels_scalar() noexcept;
+#if defined(STRIDED_HAVE_NEON)
+const KernelTable& kernels_neon() noexcept;
+#endif
 #if defined(STRIDED_HAVE_X86_SIMD)
 const KernelTable& kernels_avx2() noexcept;
 const KernelTable& kernels_avx512() noexcept;

@@ -18,6 +18,11 @@
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
+// The neon target (kernels_neon.cpp) only: the scalar target stays scalar on AArch64 too.
+#if defined(STRIDED_KERNELS_NEON) && defined(__ARM_NEON) && defined(__aarch64__)
+#define SK_NEON 1
+#include <arm_neon.h>
+#endif
 
 #if defined(__GNUC__) && !defined(__clang__)
 // Keep GCC from turning the explicit vector copy loops (L1 staging buffers) into memcpy calls:
@@ -114,6 +119,24 @@ template <int W> inline vec vreverse(vec v) {
   } else {
     return _mm256_permute4x64_epi64(v, 0x1B);
   }
+}
+#elif defined(SK_NEON)
+#define SK_VB 16
+using vec = uint8x16_t;
+inline vec vload(const byte* p) { return vld1q_u8(reinterpret_cast<const std::uint8_t*>(p)); }
+inline void vstore(byte* p, vec v) { vst1q_u8(reinterpret_cast<std::uint8_t*>(p), v); }
+inline void vstream(byte* p, vec v) { vstore(p, v); }  // no streaming store in ACLE: plain stores
+template <int W> inline vec vbroadcast(U<W> x) {
+  if constexpr (W == 1) return vdupq_n_u8(x);
+  else if constexpr (W == 2) return vreinterpretq_u8_u16(vdupq_n_u16(x));
+  else if constexpr (W == 4) return vreinterpretq_u8_u32(vdupq_n_u32(x));
+  else return vreinterpretq_u8_u64(vdupq_n_u64(x));
+}
+template <int W> inline vec vreverse(vec v) {  // reverse within each 64-bit half, then swap halves
+  if constexpr (W == 1) v = vrev64q_u8(v);
+  else if constexpr (W == 2) v = vreinterpretq_u8_u16(vrev64q_u16(vreinterpretq_u16_u8(v)));
+  else if constexpr (W == 4) v = vreinterpretq_u8_u32(vrev64q_u32(vreinterpretq_u32_u8(v)));
+  return vextq_u8(v, v, 8);
 }
 #elif defined(__SSE2__)
 #define SK_VB 16
@@ -429,6 +452,26 @@ template <int l> inline __m128i lane(vec v) {
   if constexpr (l == 0) return _mm256_castsi256_si128(v);
   else return _mm256_extracti128_si256(v, 1);
 }
+#elif defined(SK_NEON)
+// AArch64's zip1/zip2 are SSE2's unpacklo/unpackhi.
+#define SK_ZIP(E, T)                                                                               \
+  inline vec zip1_##E(vec a, vec b) {                                                              \
+    return vreinterpretq_u8_##T(vzip1q_##T(vreinterpretq_##T##_u8(a), vreinterpretq_##T##_u8(b))); \
+  }                                                                                                \
+  inline vec zip2_##E(vec a, vec b) {                                                              \
+    return vreinterpretq_u8_##T(vzip2q_##T(vreinterpretq_##T##_u8(a), vreinterpretq_##T##_u8(b))); \
+  }
+inline vec zip1_8(vec a, vec b) { return vzip1q_u8(a, b); }
+inline vec zip2_8(vec a, vec b) { return vzip2q_u8(a, b); }
+SK_ZIP(16, u16)
+SK_ZIP(32, u32)
+SK_ZIP(64, u64)
+#undef SK_ZIP
+SK_UNPACK(8, zip1_8, zip2_8)
+SK_UNPACK(16, zip1_16, zip2_16)
+SK_UNPACK(32, zip1_32, zip2_32)
+SK_UNPACK(64, zip1_64, zip2_64)
+template <int l> inline vec lane(vec v) { return v; }
 #else
 SK_UNPACK(8, _mm_unpacklo_epi8, _mm_unpackhi_epi8)
 SK_UNPACK(16, _mm_unpacklo_epi16, _mm_unpackhi_epi16)
@@ -442,7 +485,11 @@ constexpr int kLanes = SK_VB / 16;
 
 // Row o of every lane's tile to destination rows l*E + o.
 template <int E, int l = 0> inline void put_lanes(byte* d, i64 dst, int o, vec v) {
+#if defined(SK_NEON)
+  vstore(d + (l * E + o) * dst, lane<l>(v));
+#else
   _mm_storeu_si128(reinterpret_cast<__m128i*>(d + (l * E + o) * dst), lane<l>(v));
+#endif
   if constexpr (l + 1 < kLanes) put_lanes<E, l + 1>(d, dst, o, v);
 }
 
@@ -497,13 +544,31 @@ inline void wide_u16(const byte* s, i64 sst, byte* d, i64 dst) {
 }
 #endif
 
+#if defined(SK_NEON)
+// 4x4 (4-byte) and 2x2 (8-byte) tiles: one register per row, the unpack network above.
+inline void neon_u32_4(const byte* s, i64 sst, byte* d, i64 dst) {
+  const vec r0 = vload(s), r1 = vload(s + sst), r2 = vload(s + 2 * sst), r3 = vload(s + 3 * sst);
+  const vec t0 = unpacklo<32>(r0, r1), t1 = unpackhi<32>(r0, r1);
+  const vec t2 = unpacklo<32>(r2, r3), t3 = unpackhi<32>(r2, r3);
+  vstore(d, unpacklo<64>(t0, t2));
+  vstore(d + dst, unpackhi<64>(t0, t2));
+  vstore(d + 2 * dst, unpacklo<64>(t1, t3));
+  vstore(d + 3 * dst, unpackhi<64>(t1, t3));
+}
+inline void neon_u64_2(const byte* s, i64 sst, byte* d, i64 dst) {
+  const vec r0 = vload(s), r1 = vload(s + sst);
+  vstore(d, unpacklo<64>(r0, r1));
+  vstore(d + dst, unpackhi<64>(r0, r1));
+}
+#endif
+
 // Micro-tile edge per width for this target (0: none, use the blocked scalar loop).
 template <int W> constexpr int tile_edge() {
 #if defined(__AVX512F__)
   return W == 1 ? 16 : W == 2 ? 8 : W == 4 ? 16 : 8;
 #elif defined(__AVX2__)
   return W == 1 ? 16 : W == 2 ? 8 : W == 4 ? 8 : 4;
-#elif defined(__SSE2__)
+#elif defined(__SSE2__) || defined(SK_NEON)
   return W == 1 ? 16 : W == 2 ? 8 : W == 4 ? 4 : 2;
 #else
   return 0;
@@ -524,8 +589,23 @@ template <int W, bool NT> inline void micro(const byte* s, i64 sst, byte* d, i64
   else if constexpr (W == 4) micro_u32_4<NT>(s, sst, d, dst);
   else micro_u64_2<NT>(s, sst, d, dst);
 #endif
+#elif defined(SK_NEON)
+  if constexpr (W == 1) wide_u8(s, sst, d, dst);
+  else if constexpr (W == 2) wide_u16(s, sst, d, dst);
+  else if constexpr (W == 4) neon_u32_4(s, sst, d, dst);
+  else neon_u64_2(s, sst, d, dst);
 #else
   (void)s, (void)sst, (void)d, (void)dst;
+#endif
+}
+
+inline void prefetch_l2(const byte* p) {
+#if defined(__SSE2__)
+  _mm_prefetch(reinterpret_cast<const char*>(p), _MM_HINT_T1);
+#elif defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p, 0, 2);
+#else
+  (void)p;
 #endif
 }
 
@@ -551,7 +631,7 @@ inline void block_staged(const byte* s, i64 ss0, byte* d, i64 ds1, const byte* n
   for (i64 k = 0; k < BI; ++k) {
     // The source side is latency-bound (each row contributes a few lines): ask for the next
     // block's lines while this one is copied.
-    for (i64 q = 0; q < RS; q += 64) _mm_prefetch(reinterpret_cast<const char*>(next + k * ss0 + q), _MM_HINT_T1);
+    for (i64 q = 0; q < RS; q += 64) prefetch_l2(next + k * ss0 + q);
     for (i64 q = 0; q < RS; q += SK_VB) vstore(sb + k * RS + q, vload(s + k * ss0 + q));
   }
   if constexpr (W <= 2) {
@@ -672,6 +752,18 @@ void k_convert_contig(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, 
         _mm256_storeu_ps(reinterpret_cast<float*>(d + 4 * i),
                          _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 2 * i))));
     }
+#elif defined(SK_NEON)
+    // FCVT rounds to nearest even and keeps a quiet NaN's high payload bits, as F16C does
+    // (the default FPCR: no flush-to-zero, no default NaN).
+    if constexpr (std::is_same_v<S, float> && std::is_same_v<D, elem::Half>) {
+      for (; i + 4 <= n0; i += 4)
+        vst1_u16(reinterpret_cast<std::uint16_t*>(d + 2 * i),
+                 vreinterpret_u16_f16(vcvt_f16_f32(vld1q_f32(reinterpret_cast<const float*>(s + 4 * i)))));
+    } else if constexpr (std::is_same_v<S, elem::Half> && std::is_same_v<D, float>) {
+      for (; i + 4 <= n0; i += 4)
+        vst1q_f32(reinterpret_cast<float*>(d + 4 * i),
+                  vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16(reinterpret_cast<const std::uint16_t*>(s + 2 * i)))));
+    }
 #endif
     for (; i < n0; ++i)
       stv<D>(d + i * static_cast<i64>(sizeof(D)), elem::cast_value<D>(ldv<S>(s + i * static_cast<i64>(sizeof(S)))));
@@ -736,3 +828,4 @@ KernelTable make_table(const char* name) noexcept {
 }  // namespace strided::detail::STRIDED_KNS
 
 #undef SK_VB
+#undef SK_NEON

@@ -31,6 +31,9 @@ bool has_avx512() noexcept {
 
 const Target kTargets[] = {
     {"scalar", &kernels_scalar, &always},
+#if defined(STRIDED_HAVE_NEON)
+    {"neon", &kernels_neon, &always},
+#endif
 #if defined(STRIDED_HAVE_X86_SIMD)
     {"avx2", &kernels_avx2, &has_avx2},
     {"avx512", &kernels_avx512, &has_avx512},

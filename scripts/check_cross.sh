@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Cross builds on this Linux machine, each with its C++ tests run on the target's ABI:
+#   mingw    64-bit Windows (mingw-w64, posix threads, OpenMP), tests under wine
+#   aarch64  64-bit Arm Linux (gcc-aarch64-linux-gnu, NEON kernels), tests under qemu-user
+# scripts/check_cross.sh [mingw|aarch64|all]   (env BUILD_JOBS, default 2)
+# Installs the Debian packages it needs with apt-get when they are missing (CI runs as root).
+# The toolchain files are cmake/toolchains/*.cmake; the Python module is not cross-built.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WHICH="${1:-all}"
+JOBS="${BUILD_JOBS:-2}"
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+updated=0
+need() {  # need <command> <packages...>
+  local cmd=$1; shift
+  command -v "$cmd" >/dev/null 2>&1 || [ -x "$cmd" ] && return 0
+  if [ "$updated" = 0 ]; then $SUDO apt-get update -qq; updated=1; fi
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+build() {  # build <name> <toolchain>
+  local dir="build/cross-$1"
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_TOOLCHAIN_FILE="cmake/toolchains/$2.cmake" -DCMAKE_BUILD_TYPE=Release \
+    -DSTRIDED_BUILD_PYTHON=OFF -DSTRIDED_BUILD_TESTS=ON -DSTRIDED_WERROR=ON >/dev/null
+  cmake --build "$dir" -j"$JOBS"
+}
+
+if [ "$WHICH" = mingw ] || [ "$WHICH" = all ]; then
+  echo "== mingw-w64 (x86_64 Windows), tests under wine"
+  need x86_64-w64-mingw32-g++-posix g++-mingw-w64-x86-64-posix
+  need /usr/lib/wine/wine64 wine64
+  build mingw mingw-w64-x86_64
+  # The runtime DLLs (libstdc++, libgomp, winpthread) come from the cross compiler's folders.
+  gccdir="$(dirname "$(x86_64-w64-mingw32-g++-posix -print-libgcc-file-name)")"
+  export WINEDEBUG=-all WINEPREFIX="${WINEPREFIX:-$PWD/build/cross-mingw/wineprefix}"
+  export WINEPATH="$gccdir;/usr/x86_64-w64-mingw32/lib"
+  fail=0
+  for t in build/cross-mingw/test_*.exe; do
+    if out="$(/usr/lib/wine/wine64 "$t" 2>&1)"; then echo "  $(basename "$t"): $(echo "$out" | tail -1)"
+    else echo "$out" | tail -20; echo "  $(basename "$t"): FAILED"; fail=1; fi
+  done
+  [ "$fail" = 0 ] || { echo "check_cross: mingw tests failed" >&2; exit 1; }
+fi
+
+if [ "$WHICH" = aarch64 ] || [ "$WHICH" = all ]; then
+  echo "== aarch64 Linux, tests under qemu-user"
+  need aarch64-linux-gnu-g++ g++-aarch64-linux-gnu
+  need qemu-aarch64 qemu-user
+  build aarch64 aarch64-linux-gnu
+  ctest --test-dir build/cross-aarch64 --output-on-failure -j"$JOBS"
+fi
+echo "check_cross: OK ($WHICH)"
