@@ -43,13 +43,14 @@ TensorDesc tensor(const DML_TENSOR_DESC* t, const std::string& field) {
   const auto& b = deref(static_cast<const DML_BUFFER_TENSOR_DESC*>(td.Desc), field + "->Desc");
   const std::string f = field + "->Desc->";
   if (b.DimensionCount < 1 || b.DimensionCount > DML_TENSOR_DIMENSION_COUNT_MAX1)
-    fail(f + "DimensionCount", "must be 1..8 (DML_TENSOR_DIMENSION_COUNT_MAX1), got " + std::to_string(b.DimensionCount));
+    fail(f + "DimensionCount",
+         "must be 1..8 (DML_TENSOR_DIMENSION_COUNT_MAX1), got " + std::to_string(b.DimensionCount));
   std::vector<std::int64_t> sizes = values(b.Sizes, b.DimensionCount, f + "Sizes");
   std::vector<std::int64_t> strides;
   if (b.Strides != nullptr) strides = values(b.Strides, b.DimensionCount, f + "Strides");
   try {
-    return TensorDesc(static_cast<DataType>(b.DataType), std::move(sizes), std::move(strides),
-                      b.TotalTensorSizeInBytes, b.GuaranteedBaseOffsetAlignment, static_cast<TensorFlags>(b.Flags));
+    return TensorDesc(static_cast<DataType>(b.DataType), std::move(sizes), std::move(strides), b.TotalTensorSizeInBytes,
+                      b.GuaranteedBaseOffsetAlignment, static_cast<TensorFlags>(b.Flags));
   } catch (const ValidationError& e) {
     throw ValidationError(field + ": " + e.what());  // "...InputTensor: TensorDesc.sizes[1]: ..."
   }
@@ -179,9 +180,12 @@ AnyDesc gather_nd1(const void* p) {
 
 AnyDesc scatter(const void* p) {
   STRIDED_IN(DML_SCATTER_OPERATOR_DESC);
-  return ScatterDesc{in.t(in.s.InputTensor, "InputTensor"),     in.t(in.s.IndicesTensor, "IndicesTensor"),
-                     in.t(in.s.UpdatesTensor, "UpdatesTensor"), in.t(in.s.OutputTensor, "OutputTensor"),
-                     in.s.Axis,                                 ScatterReduction::NONE};
+  return ScatterDesc{in.t(in.s.InputTensor, "InputTensor"),
+                     in.t(in.s.IndicesTensor, "IndicesTensor"),
+                     in.t(in.s.UpdatesTensor, "UpdatesTensor"),
+                     in.t(in.s.OutputTensor, "OutputTensor"),
+                     in.s.Axis,
+                     ScatterReduction::NONE};
 }
 
 AnyDesc scatter_nd(const void* p) {

@@ -432,8 +432,7 @@ STRIDED_C_API strided_status strided_compile(const DML_OPERATOR_DESC* op, const 
  * Join inputs; the Split outputs); a NULL optional tensor takes no buffer. On failure no output
  * byte has been written. */
 STRIDED_C_API strided_status strided_execute(const strided_operator* compiled, const strided_buffer* inputs,
-                                             size_t input_count, const strided_buffer* outputs,
-                                             size_t output_count);
+                                             size_t input_count, const strided_buffer* outputs, size_t output_count);
 /* Frees a compiled operator; NULL is fine. */
 STRIDED_C_API void strided_release(strided_operator* compiled);
 /* This thread's message for its last failed call ("" after a successful one); valid until this
