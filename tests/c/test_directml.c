@@ -2,6 +2,7 @@
  * DML_BUFFER_TENSOR_DESC -> DML_TENSOR_DESC -> DML_<OP>_OPERATOR_DESC -> DML_OPERATOR_DESC.
  * Expected values are worked out by hand in the comments (SPEC 3 and DirectML's documentation). */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -474,7 +475,29 @@ static void test_threads(void) {
   strided_release(g_tile);
 }
 
+/* The layouts DirectML.h gives on 64-bit Windows (4-byte UINT and enums, 8-byte pointers and
+ * UINT64 aligned to 8), worked out by hand: the same bytes, so a struct can cross unchanged. */
+static void test_layout(void) {
+  if (sizeof(void*) != 8) return; /* the figures below are for 64-bit targets */
+  CHECK(sizeof(DML_BUFFER_TENSOR_DESC) == 48);
+  CHECK(offsetof(DML_BUFFER_TENSOR_DESC, DimensionCount) == 8);
+  CHECK(offsetof(DML_BUFFER_TENSOR_DESC, Sizes) == 16 && offsetof(DML_BUFFER_TENSOR_DESC, Strides) == 24);
+  CHECK(offsetof(DML_BUFFER_TENSOR_DESC, TotalTensorSizeInBytes) == 32);
+  CHECK(offsetof(DML_BUFFER_TENSOR_DESC, GuaranteedBaseOffsetAlignment) == 40);
+  CHECK(sizeof(DML_TENSOR_DESC) == 16 && sizeof(DML_OPERATOR_DESC) == 16 && sizeof(DML_SCALAR_UNION) == 8);
+  CHECK(sizeof(DML_SPLIT_OPERATOR_DESC) == 32 && offsetof(DML_SPLIT_OPERATOR_DESC, OutputTensors) == 16);
+  CHECK(offsetof(DML_FILL_VALUE_CONSTANT_OPERATOR_DESC, Value) == 16);
+  CHECK(offsetof(DML_PADDING1_OPERATOR_DESC, PaddingValueDataType) == 20);
+  CHECK(offsetof(DML_PADDING1_OPERATOR_DESC, PaddingValue) == 24);
+  CHECK(offsetof(DML_PADDING1_OPERATOR_DESC, DimensionCount) == 32);
+  CHECK(sizeof(DML_PADDING1_OPERATOR_DESC) == 56);
+  CHECK(offsetof(DML_DIAGONAL_MATRIX1_OPERATOR_DESC, Value) == 24);
+  CHECK(sizeof(DML_DIAGONAL_MATRIX1_OPERATOR_DESC) == 40);
+  CHECK(sizeof(DML_SLICE1_OPERATOR_DESC) == 48 && offsetof(DML_SLICE1_OPERATOR_DESC, InputWindowOffsets) == 24);
+}
+
 int main(void) {
+  test_layout();
   CHECK(strlen(strided_version()) > 0);
   test_slice1();
   test_split();
