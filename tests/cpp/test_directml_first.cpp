@@ -24,12 +24,13 @@ struct DML_SLICE1_OPERATOR_DESC {
 };
 enum DML_TENSOR_DATA_TYPE { DML_TENSOR_DATA_TYPE_UNKNOWN };
 
-static_assert(std::is_same_v<decltype(&strided_validate), strided_status (*)(const DML_OPERATOR_DESC*, DML_FEATURE_LEVEL)>);
 static_assert(
-    std::is_same_v<decltype(&strided_min_feature_level), strided_status (*)(const DML_OPERATOR_DESC*, DML_FEATURE_LEVEL*)>);
-static_assert(std::is_same_v<decltype(&strided_compile),
-                             strided_status (*)(const DML_OPERATOR_DESC*, const strided_compile_options*,
-                                                strided_operator**)>);
+    std::is_same_v<decltype(&strided_validate), strided_status (*)(const DML_OPERATOR_DESC*, DML_FEATURE_LEVEL)>);
+static_assert(std::is_same_v<decltype(&strided_min_feature_level),
+                             strided_status (*)(const DML_OPERATOR_DESC*, DML_FEATURE_LEVEL*)>);
+static_assert(
+    std::is_same_v<decltype(&strided_compile),
+                   strided_status (*)(const DML_OPERATOR_DESC*, const strided_compile_options*, strided_operator**)>);
 
 int main() {
   const DML_OPERATOR_DESC op{DML_OPERATOR_ELEMENT_WISE_IDENTITY, nullptr};
