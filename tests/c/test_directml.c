@@ -8,49 +8,7 @@
 
 #include <strided/directml.h>
 
-static int failures = 0;
-
-static void check(int ok, const char* what, int line) {
-  if (!ok) {
-    ++failures;
-    fprintf(stderr, "test_directml.c:%d: CHECK(%s) failed\n", line, what);
-  }
-}
-#define CHECK(cond) check((cond) ? 1 : 0, #cond, __LINE__)
-
-static void check_status(strided_status got, strided_status expected, const char* what, int line) {
-  if (got != expected) {
-    ++failures;
-    fprintf(stderr, "test_directml.c:%d: %s gave %d, expected %d (%s)\n", line, what, (int)got, (int)expected,
-            strided_last_error());
-  }
-}
-#define CHECK_STATUS(call, expected) check_status((call), (expected), #call, __LINE__)
-
-/* This thread's last message contains `text`. */
-static void check_message(const char* text, int line) {
-  if (strstr(strided_last_error(), text) == NULL) {
-    ++failures;
-    fprintf(stderr, "test_directml.c:%d: message \"%s\" lacks \"%s\"\n", line, strided_last_error(), text);
-  }
-}
-#define CHECK_MESSAGE(text) check_message((text), __LINE__)
-
-/* A buffer tensor as DirectML samples fill one: packed (Strides NULL) unless strides are given,
- * TotalTensorSizeInBytes worked out by the caller (DMLCalcBufferTensorSize). */
-static DML_BUFFER_TENSOR_DESC buffer(DML_TENSOR_DATA_TYPE type, uint32_t dims, const uint32_t* sizes,
-                                     const uint32_t* strides, uint64_t total_bytes) {
-  DML_BUFFER_TENSOR_DESC b;
-  memset(&b, 0, sizeof b);
-  b.DataType = type;
-  b.Flags = DML_TENSOR_FLAG_NONE;
-  b.DimensionCount = dims;
-  b.Sizes = sizes;
-  b.Strides = strides;
-  b.TotalTensorSizeInBytes = total_bytes;
-  b.GuaranteedBaseOffsetAlignment = 0;
-  return b;
-}
+#include "check.h"
 
 /* Slice1, API.md's example: x = 0..15 as {1,1,4,4}; window rows 0..3 read with stride -2 (from
  * the window's end: rows 3, 1), columns 1..3 with stride 2 (columns 1, 3):
@@ -508,10 +466,5 @@ int main(void) {
   test_errors();
   test_struct_levels();
   test_threads();
-  if (failures != 0) {
-    fprintf(stderr, "test_directml: %d failure(s)\n", failures);
-    return 1;
-  }
-  printf("test_directml: OK (strided %s)\n", strided_version());
-  return 0;
+  return report("test_directml");
 }
