@@ -2,7 +2,9 @@
 # Proves that a C++ program can embed strided the way README.md says, twice:
 #  (a) from a prefix installed by a plain CMake build of this repository
 #      (cmake -S . -B B && cmake --build B && cmake --install B --prefix P); the same build runs
-#      the C++ unit tests (tests/cpp) with ctest;
+#      the C++ and C unit tests (tests/cpp, tests/c) with ctest; then the C example
+#      (examples/c) is built from that prefix as a C-only CMake project (find_package +
+#      strided::strided_c) and with a plain `cc $(pkg-config --cflags --libs strided)`, and run;
 #  (b) from the C++ package inside the installed wheel (`python -m strided --cmake-dir`).
 # Each time tests/consumer is configured with find_package(strided CONFIG REQUIRED), built and run.
 #
@@ -48,6 +50,21 @@ if [[ $WHICH == a || $WHICH == all ]]; then
   [[ -n "$cfg" && -f "$(dirname "$cfg")/strided-config-version.cmake" ]] \
     || { echo "strided-config.cmake / strided-config-version.cmake not installed"; exit 1; }
   build_consumer prefix -DCMAKE_PREFIX_PATH="$WORK/prefix"
+
+  echo "== C, find_package: examples/c as a C-only CMake project (strided::strided_c)"
+  cmake -S examples/c -B "$WORK/c-cmake" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$WORK/prefix" \
+    >"$WORK/c-cmake.log" 2>&1 || { cat "$WORK/c-cmake.log"; exit 1; }
+  cmake --build "$WORK/c-cmake" >>"$WORK/c-cmake.log" 2>&1 || { cat "$WORK/c-cmake.log"; exit 1; }
+  "$WORK/c-cmake/nchw_to_nhwc"
+
+  echo "== C, pkg-config: cc \$(pkg-config --cflags --libs strided)"
+  pc=$(find "$WORK/prefix" -name strided.pc | head -n1)
+  [[ -n "$pc" ]] || { echo "strided.pc not installed"; exit 1; }
+  export PKG_CONFIG_PATH="$(dirname "$pc")${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+  ${CC:-cc} -std=c99 -pedantic -Wall -Wextra -Werror examples/c/nchw_to_nhwc.c \
+    $(pkg-config --cflags --libs strided) -Wl,-rpath,"$(pkg-config --variable=libdir strided)" \
+    -o "$WORK/nchw_to_nhwc_pc"
+  "$WORK/nchw_to_nhwc_pc"
 fi
 
 if [[ $WHICH == b || $WHICH == all ]]; then
