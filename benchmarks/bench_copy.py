@@ -511,7 +511,11 @@ for _b in (1, 8):
 # MaxUnpooling after a 2x2 max pool: x (8, 64, 56, 56) float32 with one position per 2x2 window
 # of the (8, 64, 112, 112) result (24.5 MiB written, zeros included), int64 indices. torch's
 # max_unpool2d takes per-plane indices; numpy: zeros then put.
-UNPOOL_G, UNPOOL_OUT, UNPOOL_BYTES = "max_unpool f32 (8,64,56,56) -> (8,64,112,112)", (8, 64, 112, 112), 8 * 64 * 112 * 112 * 4
+UNPOOL_G, UNPOOL_OUT, UNPOOL_BYTES = (
+    "max_unpool f32 (8,64,56,56) -> (8,64,112,112)",
+    (8, 64, 112, 112),
+    8 * 64 * 112 * 112 * 4,
+)
 
 
 def _unpool_in():

@@ -41,8 +41,11 @@ def test_spec_examples() -> None:
     idx2 = np.array([0, 3, 5, 6], np.uint64).reshape(1, 2, 1, 2)
     got = sd.max_unpool(x2, idx2, (1, 2, 2, 2))
     assert got[0].tolist() == [[[1, 0], [0, 2]], [[0, 3], [4, 0]]]
-    d = sd.MaxUnpoolingDesc(sd.TensorDesc("float32", [1, 1, 2, 2]), sd.TensorDesc("uint32", [1, 1, 2, 2]),
-                            sd.TensorDesc("float32", [1, 1, 4, 4]))
+    d = sd.MaxUnpoolingDesc(
+        sd.TensorDesc("float32", [1, 1, 2, 2]),
+        sd.TensorDesc("uint32", [1, 1, 2, 2]),
+        sd.TensorDesc("float32", [1, 1, 4, 4]),
+    )
     assert d.min_feature_level == FL.FL_2_0
     out = np.full((1, 1, 4, 4), 9, np.float32)  # the zeros are written too
     sd.compile(d).execute([x, idx.tobytes()], [out])
@@ -99,7 +102,11 @@ def test_input_strides_and_out_any_strides() -> None:
     x, idx = base.transpose(2, 0, 1), ibase.transpose(2, 0, 1)
     assert same_bits(sd.max_unpool(x, idx, (12, 20)), ref_unpool(x, idx, (12, 20)))
     want = ref_unpool(base, ibase, (12, 20))
-    for shape, view in [((20, 12), lambda b: b.T), ((14, 25), lambda b: b[1:13, 2:22]), ((24, 40), lambda b: b[::-2, ::2])]:
+    for shape, view in [
+        ((20, 12), lambda b: b.T),
+        ((14, 25), lambda b: b[1:13, 2:22]),
+        ((24, 40), lambda b: b[::-2, ::2]),
+    ]:
         buf = np.full(shape, 3, np.uint16)
         expect = buf.copy()
         view(expect)[...] = want
@@ -122,7 +129,10 @@ def test_bad_indices_write_nothing() -> None:
     x = np.arange(1, 7, dtype=np.float32).reshape(1, 1, 2, 3)
     out = np.full((1, 1, 4, 4), 7, np.float32)
     for idx, msg in [
-        ([[0, 1, 2], [3, 16, 5]], r"^max_unpool\.indices\[0, 0, 1, 1\]: index 16 is out of range for axis 0 of size 16$"),
+        (
+            [[0, 1, 2], [3, 16, 5]],
+            r"^max_unpool\.indices\[0, 0, 1, 1\]: index 16 is out of range for axis 0 of size 16$",
+        ),
         ([[0, -17, 2], [3, 4, 99]], r"^max_unpool\.indices\[0, 0, 0, 1\]: index -17 is out of range"),
     ]:
         with pytest.raises(IndexError, match=msg):
@@ -141,8 +151,11 @@ def test_bad_indices_write_nothing() -> None:
         sd.max_unpool(x, np.zeros((1, 1, 2, 3), np.float32), (1, 1, 4, 4), out=out)
     assert (out == 7).all()
     # A compiled operator: the same IndexError, nothing written.
-    d = sd.MaxUnpoolingDesc(sd.TensorDesc("float32", [1, 1, 2, 3]), sd.TensorDesc("int64", [1, 1, 2, 3]),
-                            sd.TensorDesc("float32", [1, 1, 4, 4]))
+    d = sd.MaxUnpoolingDesc(
+        sd.TensorDesc("float32", [1, 1, 2, 3]),
+        sd.TensorDesc("int64", [1, 1, 2, 3]),
+        sd.TensorDesc("float32", [1, 1, 4, 4]),
+    )
     with pytest.raises(IndexError, match=r"index 16 is out of range"):
         sd.compile(d).execute([x, np.array([0, 1, 2, 3, 16, 5], np.int64)], [out])
     assert (out == 7).all()
@@ -152,8 +165,11 @@ def test_bad_indices_write_nothing() -> None:
 
 
 def desc(dtype="float32", idx="uint32", sizes=(1, 2, 2, 2), out=(1, 2, 4, 4), out_dtype=None, idx_sizes=None):
-    return sd.MaxUnpoolingDesc(sd.TensorDesc(dtype, list(sizes)), sd.TensorDesc(idx, list(idx_sizes or sizes)),
-                               sd.TensorDesc(out_dtype or dtype, list(out)))
+    return sd.MaxUnpoolingDesc(
+        sd.TensorDesc(dtype, list(sizes)),
+        sd.TensorDesc(idx, list(idx_sizes or sizes)),
+        sd.TensorDesc(out_dtype or dtype, list(out)),
+    )
 
 
 @pytest.mark.parametrize(
@@ -186,8 +202,11 @@ def test_no_level_but_executes() -> None:
         with pytest.raises(sd.ValidationError, match=msg):
             d.min_feature_level
     x = np.array([1.5, 2.5], np.float64).reshape(1, 1, 1, 2)
-    d = sd.MaxUnpoolingDesc(sd.TensorDesc("float64", [1, 1, 1, 2]), sd.TensorDesc("int32", [1, 1, 1, 2]),
-                            sd.TensorDesc("float64", [1, 1, 2, 2]))
+    d = sd.MaxUnpoolingDesc(
+        sd.TensorDesc("float64", [1, 1, 1, 2]),
+        sd.TensorDesc("int32", [1, 1, 1, 2]),
+        sd.TensorDesc("float64", [1, 1, 2, 2]),
+    )
     out = np.full((1, 1, 2, 2), 9.0)
     sd.compile(d).execute([x, np.array([3, -4], np.int32)], [out])
     assert out.ravel().tolist() == [2.5, 0, 0, 1.5]
@@ -207,8 +226,11 @@ def test_level_messages_and_rules() -> None:
     ]:
         with pytest.raises(sd.ValidationError, match=msg):
             d.validate()
-    strided_out = sd.MaxUnpoolingDesc(sd.TensorDesc("float32", [1, 1, 1, 2]), sd.TensorDesc("uint32", [1, 1, 1, 2]),
-                                      sd.TensorDesc("float32", [1, 1, 2, 2], [8, 8, 1, 2]))  # column-major
+    strided_out = sd.MaxUnpoolingDesc(
+        sd.TensorDesc("float32", [1, 1, 1, 2]),
+        sd.TensorDesc("uint32", [1, 1, 1, 2]),
+        sd.TensorDesc("float32", [1, 1, 2, 2], [8, 8, 1, 2]),
+    )  # column-major
     out = np.full(4, 7, np.float32)
     sd.compile(strided_out).execute([np.array([5, 6], np.float32), np.array([1, 2], np.uint32)], [out])
     assert out.tolist() == [0, 6, 5, 0]  # row-major positions 1 (0, 1) and 2 (1, 0), column-major memory

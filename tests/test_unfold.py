@@ -37,8 +37,9 @@ def per_dim(v, d):
 
 def check(x, window, strides=1, dilations=1, begin=0, end=0, **kw):
     d = x.ndim - 2
-    want = ref_unfold(x, per_dim(window, d), per_dim(strides, d), per_dim(dilations, d), per_dim(begin, d),
-                      per_dim(end, d))
+    want = ref_unfold(
+        x, per_dim(window, d), per_dim(strides, d), per_dim(dilations, d), per_dim(begin, d), per_dim(end, d)
+    )
     got = sd.unfold(x, window, strides, dilations, begin, end, **kw)
     assert same_bits(got, want), (x.shape, window, strides, dilations, begin, end)
     return got
@@ -58,8 +59,15 @@ def test_spec_examples() -> None:
     got = sd.unfold(y, 2, strides=2, dilations=2, begin=1, end=0)
     assert got.tolist() == [[[0, 2], [2, 4], [0, 7], [7, 9]]]
     # The description and compile/execute on raw buffers.
-    d = sd.UnfoldDesc(sd.TensorDesc("float32", [1, 1, 5, 5]), sd.TensorDesc("float32", [1, 9, 15]), [3, 3], [1, 1],
-                      [1, 1], [1, 0], [1, 0])
+    d = sd.UnfoldDesc(
+        sd.TensorDesc("float32", [1, 1, 5, 5]),
+        sd.TensorDesc("float32", [1, 9, 15]),
+        [3, 3],
+        [1, 1],
+        [1, 1],
+        [1, 0],
+        [1, 0],
+    )
     d.validate()
     out = bytearray(9 * 15 * 4)
     sd.compile(d).execute([x.tobytes()], [out])
@@ -116,8 +124,14 @@ def test_against_torch() -> None:
             dict(kernel_size=(3, 1), stride=3, dilation=2, padding=0),
         ]:
             want = F.unfold(torch.from_numpy(x), **kw).numpy()
-            got = sd.unfold(x, kw["kernel_size"], kw.get("stride", 1), kw.get("dilation", 1), kw.get("padding", 0),
-                            kw.get("padding", 0))
+            got = sd.unfold(
+                x,
+                kw["kernel_size"],
+                kw.get("stride", 1),
+                kw.get("dilation", 1),
+                kw.get("padding", 0),
+                kw.get("padding", 0),
+            )
             assert same_bits(got, want), kw
     # A torch tensor as x and as a non-contiguous out=, written in place.
     t = torch.from_numpy(rng.standard_normal((2, 3, 7, 6)).astype(np.float32))
@@ -181,8 +195,11 @@ def test_misuse_writes_nothing() -> None:
     x = np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
     out = np.full((2, 27, 6), 7, np.float32)
     cases = [
-        (dict(window=(5, 3)), r"^unfold\.window\[0\]: the dilated window dilations\[0\] \* \(window - 1\) \+ 1 = 5 "
-                              r"is larger than the padded input 4 \+ 0 \+ 0 = 4$"),
+        (
+            dict(window=(5, 3)),
+            r"^unfold\.window\[0\]: the dilated window dilations\[0\] \* \(window - 1\) \+ 1 = 5 "
+            r"is larger than the padded input 4 \+ 0 \+ 0 = 4$",
+        ),
         (dict(window=3, dilations=(1, 3)), r"^unfold\.window\[1\]: the dilated window .* = 7 is larger"),
         (dict(window=3, strides=(1, 0)), r"^unfold\.strides\[1\]: must be at least 1, got 0$"),
         (dict(window=3, dilations=0), r"^unfold\.dilations\[0\]: must be at least 1, got 0$"),
@@ -206,6 +223,9 @@ def test_misuse_writes_nothing() -> None:
     ro.flags.writeable = False
     with pytest.raises(BufferError, match="read-only"):
         sd.unfold(x, 3, out=ro)
+    shared = np.lib.stride_tricks.as_strided(out, (2, 27, 6), (out.strides[0], out.strides[1], 0))  # stride 0
+    with pytest.raises(BufferError, match="overlap each other"):
+        sd.unfold(x, 3, out=shared)
     assert (out == 7).all()
     sd.unfold(x, 3, out=out)
     assert same_bits(out, ref_unfold(x, [3, 3], [1, 1], [1, 1], [0, 0], [0, 0]))
@@ -214,24 +234,45 @@ def test_misuse_writes_nothing() -> None:
 # ------------------------------------------------------------------ the description
 
 
-def desc(sizes, window, strides=None, dilations=None, begin=None, end=None, dtype="float32", out_sizes=None,
-         out_dtype=None, **kw) -> sd.UnfoldDesc:
+def desc(
+    sizes,
+    window,
+    strides=None,
+    dilations=None,
+    begin=None,
+    end=None,
+    dtype="float32",
+    out_sizes=None,
+    out_dtype=None,
+    **kw,
+) -> sd.UnfoldDesc:
     d = len(window)
     strides, dilations = strides or [1] * d, dilations or [1] * d
     begin, end = begin or [0] * d, end or [0] * d
     if out_sizes is None:
-        blocks = [(sizes[2 + i] + begin[i] + end[i] - dilations[i] * (window[i] - 1) - 1) // strides[i] + 1
-                  for i in range(d)]
+        blocks = [
+            (sizes[2 + i] + begin[i] + end[i] - dilations[i] * (window[i] - 1) - 1) // strides[i] + 1 for i in range(d)
+        ]
         out_sizes = [sizes[0], sizes[1] * int(np.prod(window)), int(np.prod(blocks))]
-    return sd.UnfoldDesc(sd.TensorDesc(dtype, sizes), sd.TensorDesc(out_dtype or dtype, out_sizes, **kw), window,
-                         strides, dilations, begin, end)
+    return sd.UnfoldDesc(
+        sd.TensorDesc(dtype, sizes),
+        sd.TensorDesc(out_dtype or dtype, out_sizes, **kw),
+        window,
+        strides,
+        dilations,
+        begin,
+        end,
+    )
 
 
 def test_rules() -> None:
     desc([1, 1, 5, 5], [3, 3]).validate()
     desc([1, 1, 5, 5], [3, 3], out_sizes=[1, 1, 1, 9, 9]).validate()  # leading 1s
     bad = [
-        (desc([1, 1, 5, 5], [3, 3], out_sizes=[1, 9, 8]), r"^UnfoldDesc\.output\.sizes\[2\]: must be 9 \(expected sizes \{1,9,9\}\), got 8$"),
+        (
+            desc([1, 1, 5, 5], [3, 3], out_sizes=[1, 9, 8]),
+            r"^UnfoldDesc\.output\.sizes\[2\]: must be 9 \(expected sizes \{1,9,9\}\), got 8$",
+        ),
         (desc([1, 1, 5, 5], [3, 3], out_sizes=[9, 9]), r"^UnfoldDesc\.output\.sizes: must have at least 3"),
         (desc([1, 1, 5, 5], [3, 3], out_dtype="float16"), r"^UnfoldDesc\.output\.dtype"),
         (desc([1, 1, 5, 5], [6, 3], out_sizes=[1, 18, 3]), r"^UnfoldDesc\.window_sizes\[0\]: the dilated window"),
@@ -239,13 +280,30 @@ def test_rules() -> None:
         (desc([1, 1, 5, 5], [3, 3], dilations=[0, 1], out_sizes=[1, 9, 9]), r"^UnfoldDesc\.dilations\[0\]:"),
         (desc([1, 1, 5, 5], [3, 3], begin=[-1, 0], out_sizes=[1, 9, 9]), r"^UnfoldDesc\.start_padding\[0\]: padding"),
         (desc([1, 1, 5, 5], [0, 3], out_sizes=[1, 9, 9]), r"^UnfoldDesc\.window_sizes\[0\]: window size must be at"),
-        (desc([1, 1, 5], [3, 3], out_sizes=[1, 9, 9]), r"^UnfoldDesc\.input\.sizes: must have 2 \+ len\(window_sizes\)"),
-        (sd.UnfoldDesc(sd.TensorDesc("float32", [1, 1, 5]), sd.TensorDesc("float32", [1, 1, 5]), [], [], [], [], []),
-         r"^UnfoldDesc\.window_sizes: must have 1 to 6 values"),
-        (sd.UnfoldDesc(sd.TensorDesc("float32", [1, 1, 5, 5]), sd.TensorDesc("float32", [1, 9, 9]), [3, 3], [1],
-                       [1, 1], [0, 0], [0, 0]), r"^UnfoldDesc\.strides: must have one value per spatial dimension"),
-        (desc([1, 1, 5, 5], [3, 3], strides=[1, 2**62], dilations=[1, 2**62], out_sizes=[1, 9, 3]),
-         r"^UnfoldDesc\.window_sizes\[1\]: the dilated window"),
+        (
+            desc([1, 1, 5], [3, 3], out_sizes=[1, 9, 9]),
+            r"^UnfoldDesc\.input\.sizes: must have 2 \+ len\(window_sizes\)",
+        ),
+        (
+            sd.UnfoldDesc(sd.TensorDesc("float32", [1, 1, 5]), sd.TensorDesc("float32", [1, 1, 5]), [], [], [], [], []),
+            r"^UnfoldDesc\.window_sizes: must have 1 to 6 values",
+        ),
+        (
+            sd.UnfoldDesc(
+                sd.TensorDesc("float32", [1, 1, 5, 5]),
+                sd.TensorDesc("float32", [1, 9, 9]),
+                [3, 3],
+                [1],
+                [1, 1],
+                [0, 0],
+                [0, 0],
+            ),
+            r"^UnfoldDesc\.strides: must have one value per spatial dimension",
+        ),
+        (
+            desc([1, 1, 5, 5], [3, 3], strides=[1, 2**62], dilations=[1, 2**62], out_sizes=[1, 9, 3]),
+            r"^UnfoldDesc\.window_sizes\[1\]: the dilated window",
+        ),
     ]
     for d, msg in bad:
         with pytest.raises(sd.ValidationError, match=msg):

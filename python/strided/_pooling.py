@@ -21,7 +21,9 @@ __all__ = ["max_unpool", "unfold"]
 def _per_dim(v: Any, d: int, field: str, least: int) -> List[int]:
     """One value per spatial dimension: a scalar applies to all of them (torch's rule)."""
     vals = _ints(v, field)
-    scalar = not (isinstance(v, np.ndarray) and v.ndim > 0 or isinstance(v, Sequence) and not isinstance(v, (str, bytes)))
+    scalar = not (
+        isinstance(v, np.ndarray) and v.ndim > 0 or isinstance(v, Sequence) and not isinstance(v, (str, bytes))
+    )
     if scalar:
         vals = vals * d
     elif len(vals) != d:

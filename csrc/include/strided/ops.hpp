@@ -33,7 +33,7 @@ namespace strided {
   X(Tile, copy)                \
   X(SpaceToDepth, copy)        \
   X(DepthToSpace, copy)        \
-  X(FillValueConstant, copy)    \
+  X(FillValueConstant, copy)   \
   X(MaxUnpooling, index)       \
   X(Unfold, copy)
 
@@ -402,8 +402,7 @@ struct UnfoldDesc {
   static constexpr auto fields() {
     return std::make_tuple(desc_field("input", &UnfoldDesc::input), desc_field("output", &UnfoldDesc::output),
                            desc_field("window_sizes", &UnfoldDesc::window_sizes),
-                           desc_field("strides", &UnfoldDesc::strides),
-                           desc_field("dilations", &UnfoldDesc::dilations),
+                           desc_field("strides", &UnfoldDesc::strides), desc_field("dilations", &UnfoldDesc::dilations),
                            desc_field("start_padding", &UnfoldDesc::start_padding),
                            desc_field("end_padding", &UnfoldDesc::end_padding));
   }

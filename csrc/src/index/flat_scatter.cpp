@@ -65,7 +65,8 @@ class FlatScatterStep final : public Step {
 std::unique_ptr<const Step> make_flat_scatter_step(const FlatScatterGeom& g, IndexCheckSpec check) {
   const FlatScatterFn fn = dispatch_index(g.idx_dtype, [&](auto itag) {
     using I = decltype(itag);
-    return dispatch_width(itemsize(g.dtype), [](auto w) -> FlatScatterFn { return &flat_scatter_part<I, decltype(w)::value>; });
+    return dispatch_width(itemsize(g.dtype),
+                          [](auto w) -> FlatScatterFn { return &flat_scatter_part<I, decltype(w)::value>; });
   });
   return std::make_unique<FlatScatterStep>(g, fn, std::move(check));
 }

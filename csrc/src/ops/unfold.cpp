@@ -69,9 +69,9 @@ Geometry geometry(const i64* S, std::size_t D, const Params& p, Fail&& fail) {
     const bool span_fits = checked_mul(dil, w - 1, span) && checked_add(span, 1, span);
     if (!span_fits || (padded_fits && span > padded))
       fail(field_at("window_sizes", i),
-           "the dilated window dilations[" + s(static_cast<u64>(i)) + "] * (window - 1) + 1 = " +
-               (span_fits ? s(span) : std::string("(over 64 bits)")) + " is larger than the padded input " + s(S[i]) +
-               " + " + s(p.start[i]) + " + " + s(p.end[i]) + " = " +
+           "the dilated window dilations[" + s(static_cast<u64>(i)) +
+               "] * (window - 1) + 1 = " + (span_fits ? s(span) : std::string("(over 64 bits)")) +
+               " is larger than the padded input " + s(S[i]) + " + " + s(p.start[i]) + " + " + s(p.end[i]) + " = " +
                (padded_fits ? s(padded) : std::string("(over 64 bits)")));
     const u64 b = (padded - span) / static_cast<u64>(p.strides[i]) + 1;
     if (!checked_mul(K, w, K) || K > kI64Max) fail("window_sizes", "the product of the window sizes exceeds 2^63-1");
@@ -107,7 +107,8 @@ void check(const Rules& r, const UnfoldDesc& d) {
   r.same_dtype("output", d.output, "input", d.input);
   const Geometry g = geometry(d.input.sizes().data() + 2, D, params_of(d), fail);
   if (d.output.ndim() < 3)
-    r.fail("output.sizes", "must have at least 3 dimensions ({N, C*K, L}), got " + s(static_cast<i64>(d.output.ndim())));
+    r.fail("output.sizes",
+           "must have at least 3 dimensions ({N, C*K, L}), got " + s(static_cast<i64>(d.output.ndim())));
   r.right_aligned("output", d.output, out_sizes(d.input.sizes()[0], d.input.sizes()[1], g, fail));
   r.output_no_alias("output", d.output);
   r.level_rules(kTable, {{"input", &d.input, false}, {"output", &d.output, false}});
@@ -122,6 +123,12 @@ void lower(Lowering& l, const UnfoldDesc& d) {
   const View in = l.in(d.input);
   View out = l.out(d.output);
   align_right(out, 3);  // validated: only leading 1s beyond {N, C*K, L}
+  // Several steps run together, so a stride-0 output (which a one-step copy accepts, keeping
+  // the last coordinate) would have them race on one element.
+  for (std::size_t i = 0; i < 3; ++i)
+    if (out.strides[i] == 0 && out.sizes[i] > 1)
+      throw BufferError("outputs[0]: the output's elements overlap each other (a stride 0); every output element "
+                        "needs its own memory");
   const auto D = static_cast<int>(d.window_sizes.size());
   const auto u = [](int i) { return static_cast<std::size_t>(i); };
   const Geometry g = geometry(in.sizes.data() + 2, u(D), params_of(d), [](const std::string&, const std::string&) {});
