@@ -9,6 +9,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import strided as sd
 from conftest import ALL_DTYPES, random_array, same_bits
@@ -102,6 +104,25 @@ def test_every_dtype(dtype) -> None:
 )
 def test_shapes_match_the_reference(shape, window, strides, dilations, begin, end, simd) -> None:
     x = random_array(np.random.default_rng(len(shape)), shape, np.int16)
+    check(x, window, strides, dilations, begin, end)
+
+
+@given(data=st.data())
+def test_random_parameters_match_the_reference(data) -> None:
+    d = data.draw(st.integers(1, 3))
+    shape = [data.draw(st.integers(1, 2)), data.draw(st.integers(1, 3))] + data.draw(
+        st.lists(st.integers(1, 6), min_size=d, max_size=d)
+    )
+    window = data.draw(st.lists(st.integers(1, 4), min_size=d, max_size=d))
+    strides = data.draw(st.lists(st.integers(1, 4), min_size=d, max_size=d))
+    dilations = data.draw(st.lists(st.integers(1, 3), min_size=d, max_size=d))
+    begin = data.draw(st.lists(st.integers(0, 5), min_size=d, max_size=d))
+    end = data.draw(st.lists(st.integers(0, 5), min_size=d, max_size=d))
+    for i in range(d):  # grow the padding until the dilated window fits
+        end[i] += max(0, dilations[i] * (window[i] - 1) + 1 - (shape[2 + i] + begin[i] + end[i]))
+    x = random_array(np.random.default_rng(d), tuple(shape), np.uint8)
+    if data.draw(st.booleans()):
+        x = x[..., ::-1]
     check(x, window, strides, dilations, begin, end)
 
 
