@@ -469,6 +469,100 @@ if torch is not None:
         return lambda: torch.nn.functional.pixel_unshuffle(x, 2)
 
 
+# ------------------------------------------------------------------ unfold / max_unpool
+# Unfold (im2col), a 3x3 window with padding 1 over (batch, 64, 56, 56) float32: the result
+# (batch, 576, 3136) is 6.9 MiB per image. strided into out= and fresh, against torch's
+# nn.functional.unfold (fresh: torch has no out=) and numpy's pad + sliding_window_view + copy.
+def _unfold_x(b):
+    return f32(f"unfold_x{b}", (b, 64, 56, 56))
+
+
+for _b in (1, 8):
+    _g, _ub = f"unfold f32 (batch {_b}, 64, 56, 56) 3x3 pad 1", _b * 576 * 3136 * 4
+
+    @case(_g, "strided sd.unfold(out=)", _ub)
+    def _(b=_b):
+        x, o = _unfold_x(b), f32(f"unfold_o{b}", (b, 576, 3136), False)
+        return lambda: sd.unfold(x, 3, begin=1, end=1, out=o)
+
+    @case(_g, "strided sd.unfold (fresh)", _ub)
+    def _(b=_b):
+        x = _unfold_x(b)
+        return lambda: sd.unfold(x, 3, begin=1, end=1)
+
+    @case(_g, "numpy pad + sliding_window_view + copy", _ub)
+    def _(b=_b):
+        x = _unfold_x(b)
+
+        def run():
+            w = np.lib.stride_tricks.sliding_window_view(np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1))), (3, 3), (2, 3))
+            return np.ascontiguousarray(w.transpose(0, 1, 4, 5, 2, 3)).reshape(b, 576, 3136)
+
+        return run
+
+    if torch is not None:
+
+        @case(_g, "torch F.unfold (fresh)", _ub)
+        def _(b=_b):
+            x = torch.from_numpy(_unfold_x(b))
+            return lambda: torch.nn.functional.unfold(x, 3, padding=1)
+
+
+# MaxUnpooling after a 2x2 max pool: x (8, 64, 56, 56) float32 with one position per 2x2 window
+# of the (8, 64, 112, 112) result (24.5 MiB written, zeros included), int64 indices. torch's
+# max_unpool2d takes per-plane indices; numpy: zeros then put.
+UNPOOL_G, UNPOOL_OUT, UNPOOL_BYTES = (
+    "max_unpool f32 (8,64,56,56) -> (8,64,112,112)",
+    (8, 64, 112, 112),
+    8 * 64 * 112 * 112 * 4,
+)
+
+
+def _unpool_in():
+    if "unpool" not in _cache:
+        rng = np.random.default_rng(0)
+        h, w = np.meshgrid(np.arange(56), np.arange(56), indexing="ij")
+        plane = (2 * h + rng.integers(0, 2, (8, 64, 56, 56))) * 112 + 2 * w + rng.integers(0, 2, (8, 64, 56, 56))
+        _cache["unpool"] = plane.astype(np.int64)
+    plane = _cache["unpool"]
+    flat = plane + (np.arange(8 * 64, dtype=np.int64) * 112 * 112).reshape(8, 64, 1, 1)
+    return f32("unpool_x", (8, 64, 56, 56)), flat, plane
+
+
+@case(UNPOOL_G, "strided sd.max_unpool(out=)", UNPOOL_BYTES)
+def _():
+    x, flat, _plane = _unpool_in()
+    o = f32("unpool_o", UNPOOL_OUT, False)
+    return lambda: sd.max_unpool(x, flat, UNPOOL_OUT, out=o)
+
+
+@case(UNPOOL_G, "strided sd.max_unpool (fresh)", UNPOOL_BYTES)
+def _():
+    x, flat, _plane = _unpool_in()
+    return lambda: sd.max_unpool(x, flat, UNPOOL_OUT)
+
+
+@case(UNPOOL_G, "numpy zeros + put", UNPOOL_BYTES)
+def _():
+    x, flat, _plane = _unpool_in()
+
+    def run():
+        o = np.zeros(UNPOOL_OUT, np.float32)
+        np.put(o, flat, x)
+        return o
+
+    return run
+
+
+if torch is not None:
+
+    @case(UNPOOL_G, "torch F.max_unpool2d (fresh)", UNPOOL_BYTES)
+    def _():
+        x, _flat, plane = _unpool_in()
+        tx, ti = torch.from_numpy(x), torch.from_numpy(plane)
+        return lambda: torch.nn.functional.max_unpool2d(tx, ti, 2)
+
+
 # ------------------------------------------------------------------ broadcast
 @case("broadcast row f32 (8192 -> 4096x8192)", "strided")
 def _():

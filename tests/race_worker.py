@@ -79,6 +79,9 @@ def main() -> int:
             sd.gather_nd(data, tuples)
         elif op == "scatter_nd":
             sd.scatter_nd(data, tuples, nd_upd, out=data)
+        elif op == "max_unpool":  # positions over an output of R elements at either guard
+            flat = data.reshape(-1)
+            sd.max_unpool(upd, idx, (R,), out=flat[:R] if data is lo else flat[-R:])
         elif op == "execute":
             if "op" not in compiled:
                 desc = sd.GatherElementsDesc(

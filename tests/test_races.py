@@ -14,7 +14,7 @@ import sys
 import pytest
 
 WORKER = os.path.join(os.path.dirname(__file__), "race_worker.py")
-OPS = ["gather_elements", "scatter", "gather", "gather_nd", "scatter_nd", "execute"]
+OPS = ["gather_elements", "scatter", "gather", "gather_nd", "scatter_nd", "max_unpool", "execute"]
 SECONDS = os.environ.get("STRIDED_RACE_SECONDS", "2")
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="guard pages through mprotect (Linux)")

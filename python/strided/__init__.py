@@ -35,6 +35,7 @@ from ._core import (
     GatherNDDesc,
     IdentityDesc,
     JoinDesc,
+    MaxUnpoolingDesc,
     ScatterDesc,
     ScatterElementsDesc,
     ScatterNDDesc,
@@ -43,11 +44,13 @@ from ._core import (
     SpaceToDepthDesc,
     SplitDesc,
     TileDesc,
+    UnfoldDesc,
 )
 from ._types import install_enum_helpers as _install_enum_helpers
 from ._functional import cast, copy, depth_to_space, join, slice, space_to_depth, split, tile
 from ._generate import full
 from ._index import gather, gather_elements, gather_nd, scatter, scatter_nd
+from ._pooling import max_unpool, unfold
 from . import xla
 from ._layout import attach as _attach_layout, plot_layout
 
@@ -77,6 +80,7 @@ __all__ = [
     "GatherNDDesc",
     "IdentityDesc",
     "JoinDesc",
+    "MaxUnpoolingDesc",
     "ScatterDesc",
     "ScatterElementsDesc",
     "ScatterNDDesc",
@@ -87,6 +91,7 @@ __all__ = [
     "SplitDesc",
     "TensorDesc",
     "TileDesc",
+    "UnfoldDesc",
     "ValidationError",
     "build_info",
     "calc_buffer_tensor_size",
@@ -101,6 +106,7 @@ __all__ = [
     "gather_nd",
     "get_num_threads",
     "join",
+    "max_unpool",
     "packed_strides",
     "plot_layout",
     "scatter",
@@ -110,6 +116,7 @@ __all__ = [
     "space_to_depth",
     "split",
     "tile",
+    "unfold",
     "xla",
     "__version__",
 ]

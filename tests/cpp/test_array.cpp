@@ -260,6 +260,68 @@ void plan_cache() {
   CHECK_EQ(plan_cache_size(), std::size_t{0});
 }
 
+void unfold_rules() {
+  // SPEC 3.14.3: in {1,1,5,5} = 0..24, window {3,3}, start {1,0}, end {1,0} -> {1,9,15}.
+  const std::vector<float> x = iota(25);
+  std::vector<float> o(9 * 15, -1);
+  unfold(in(x, {1, 1, 5, 5}, {25 * F, 25 * F, 5 * F, F}), out(o, {1, 9, 15}, {135 * F, 15 * F, F}), {3, 3}, {1, 1},
+         {1, 1}, {1, 0}, {1, 0});
+  const std::vector<float> row0{0, 0, 0, 0, 1, 2, 5, 6, 7, 10, 11, 12, 15, 16, 17};
+  const std::vector<float> row8{7, 8, 9, 12, 13, 14, 17, 18, 19, 22, 23, 24, 0, 0, 0};
+  CHECK(std::vector<float>(o.begin(), o.begin() + 15) == row0);
+  CHECK(std::vector<float>(o.begin() + 8 * 15, o.end()) == row8);
+  // 1-d, x read backwards: [[5..1],[10..6]], window 2, stride 2, dilation 2, start 1 -> {1,4,2}
+  // = x'[c, 2b - 1 + 2w]; out column-major.
+  const std::vector<float> y{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  std::vector<float> p(8, -1);
+  unfold(in(y, {1, 2, 5}, {10 * F, 5 * F, -F}, 4), out(p, {1, 4, 2}, {8 * F, F, 4 * F}), {2}, {2}, {2}, {1}, {0});
+  CHECK(p == (std::vector<float>{0, 4, 0, 9, 4, 2, 9, 7}));
+  // Misuse: typed errors, nothing written.
+  std::vector<float> q(9 * 9, -1);
+  const ConstArrayView x4 = in(x, {1, 1, 5, 5}, {25 * F, 25 * F, 5 * F, F});
+  CHECK_THROWS(unfold(x4, out(q, {1, 9, 9}, {81 * F, 9 * F, F}), {3, 3}, {1, 0}, {1, 1}, {0, 0}, {0, 0}),
+               ValidationError, "UnfoldDesc.strides[1]: stride must be at least 1, got 0");
+  CHECK_THROWS(unfold(x4, out(q, {1, 9, 9}, {81 * F, 9 * F, F}), {3, 6}, {1, 1}, {1, 1}, {0, 0}, {0, 0}),
+               ValidationError, "UnfoldDesc.window_sizes[1]: the dilated window");
+  CHECK_THROWS(unfold(x4, out(q, {1, 9, 9}, {81 * F, 9 * F, F}), {3}, {1}, {1}, {0}, {0}), ValidationError,
+               "UnfoldDesc.window_sizes: must have one value per spatial dimension (2), got 1");
+  CHECK_THROWS(unfold(x4, out(q, {1, 9, 8}, {72 * F, 8 * F, F}), {3, 3}, {1, 1}, {1, 1}, {0, 0}, {0, 0}),
+               ValidationError, "out: expected shape (1, 9, 9), got (1, 9, 8)");
+  CHECK(q == std::vector<float>(81, -1));
+  // An empty spatial dimension inside padding: zeros.
+  std::vector<float> z(4, -1);
+  unfold(in(x, {1, 1, 0, 2}, {2 * F, 2 * F, 2 * F, F}), out(z, {1, 1, 4}, {4 * F, 4 * F, F}), {1, 1}, {1, 1}, {1, 1},
+         {1, 0}, {1, 0});
+  CHECK(z == std::vector<float>(4, 0));
+}
+
+void max_unpool_rules() {
+  // SPEC 3.14.2: in {1,1,2,2} [[5,6],[7,8]], idx [[1,3],[8,15]], out {1,1,4,4}.
+  const std::vector<float> x{5, 6, 7, 8};
+  const std::vector<std::uint32_t> idx{1, 3, 8, 15};
+  std::vector<float> o(16, -1);
+  const ConstArrayView xi = in(x, {1, 1, 2, 2}, {4 * F, 4 * F, 2 * F, F});
+  const ConstArrayView ii{DataType::UINT32, idx.data(), {1, 1, 2, 2}, {16, 16, 8, 4}};
+  max_unpool(xi, ii, out(o, {1, 1, 4, 4}, {16 * F, 16 * F, 4 * F, F}));
+  CHECK(o == (std::vector<float>{0, 5, 0, 6, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 8}));
+  // Column-major out: positions still count row-major over its sizes.
+  std::vector<float> c(16, -1);
+  max_unpool(xi, ii, out(c, {1, 1, 4, 4}, {16 * F, 16 * F, F, 4 * F}));
+  CHECK_EQ(c[4], 5.0f);   // position 1 = (0, 1)
+  CHECK_EQ(c[2], 7.0f);   // position 8 = (2, 0)
+  CHECK_EQ(c[15], 8.0f);  // position 15 = (3, 3)
+  // Bad index: IndexError, nothing written; a wrong indices shape: ValidationError.
+  const std::vector<std::int64_t> bad{0, 1, 16, 2};
+  std::vector<float> q(16, -1);
+  CHECK_THROWS(max_unpool(xi, ConstArrayView{DataType::INT64, bad.data(), {1, 1, 2, 2}, {32, 32, 16, 8}},
+                          out(q, {1, 1, 4, 4}, {16 * F, 16 * F, 4 * F, F})),
+               IndexError, "index 16 is out of range");
+  CHECK_THROWS(max_unpool(xi, ConstArrayView{DataType::INT64, bad.data(), {1, 1, 4}, {32, 32, 8}},
+                          out(q, {1, 1, 4, 4}, {16 * F, 16 * F, 4 * F, F})),
+               ValidationError, "indices: expected shape (1, 1, 2, 2)");
+  CHECK(q == std::vector<float>(16, -1));
+}
+
 }  // namespace
 
 int main() {
@@ -273,6 +335,8 @@ int main() {
   tile_rules();
   depth_space_rules();
   full_rules();
+  unfold_rules();
+  max_unpool_rules();
   plan_cache();
   return check::report();
 }

@@ -79,6 +79,22 @@ void space_to_depth(const ConstArrayView& x, const ArrayView& out, std::int64_t 
 /// rules (numpy.full, ONNX ConstantOfShape).
 void full(const ArrayView& out, const Scalar& value);
 
+/// MaxUnpooling (SPEC 3.14.2, ONNX MaxUnpool): out = 0, then out[p] = x[c] for p = indices[c], a
+/// row-major position over all of out (any shape; torch's max_pool2d indices count per N, C
+/// plane instead). indices: x's shape, INT32/INT64/UINT32/UINT64, each in [-M, M), M = out's
+/// element count, else IndexError naming the first bad one; duplicates: the last in row-major
+/// order wins. ValidationError for a wrong shape or dtype; nothing is written on any error.
+void max_unpool(const ConstArrayView& x, const ConstArrayView& indices, const ArrayView& out);
+/// Unfold (SPEC 3.14.3, im2col, torch nn.functional.unfold): x {N, C, S_0..S_{D-1}} (D 1 to 6)
+/// -> out {N, C*prod(window_sizes), L}, L = prod over d of (S_d + start_d + end_d - dilation_d *
+/// (window_d - 1) - 1) / stride_d + 1, zero padding; one value per spatial dimension in each
+/// array (windows, strides and dilations >= 1, paddings >= 0). ValidationError
+/// "UnfoldDesc.<field>[i]: ..." for a bad value or a dilated window larger than the padded input,
+/// "out: expected shape ..." for a wrong out; nothing is written then.
+void unfold(const ConstArrayView& x, const ArrayView& out, const std::vector<std::int64_t>& window_sizes,
+            const std::vector<std::int64_t>& strides, const std::vector<std::int64_t>& dilations,
+            const std::vector<std::int64_t>& start_padding, const std::vector<std::int64_t>& end_padding);
+
 /// Drops every cached plan (they are rebuilt on the next call).
 void clear_plan_cache();
 /// Plans in the cache.

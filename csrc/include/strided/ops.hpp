@@ -33,7 +33,9 @@ namespace strided {
   X(Tile, copy)                \
   X(SpaceToDepth, copy)        \
   X(DepthToSpace, copy)        \
-  X(FillValueConstant, copy)
+  X(FillValueConstant, copy)   \
+  X(MaxUnpooling, index)       \
+  X(Unfold, copy)
 
 /// DML_SCALAR_UNION with its data type (SPEC 1): the value's bits in the low itemsize(dtype)
 /// bytes of `bits`, as the union holds them (FLOAT16: the binary16 pattern); higher bytes are
@@ -358,6 +360,51 @@ struct FillValueConstantDesc {
   static constexpr auto fields() {
     return std::make_tuple(desc_field("output", &FillValueConstantDesc::output),
                            desc_field("value", &FillValueConstantDesc::value));
+  }
+};
+
+/// DML_MAX_UNPOOLING_OPERATOR_DESC: out = 0, then out[position idx[c]] = in[c] for every c, the
+/// position counted row-major over all of out's sizes (ONNX MaxUnpool; torch counts per N, C plane).
+struct MaxUnpoolingDesc {
+  TensorDesc input;
+  TensorDesc indices;  // same sizes as input; each in [-M, M), M = output's element count
+  TensorDesc output;
+
+  static constexpr const char* name = "MaxUnpoolingDesc";
+  static constexpr const char* doc =
+      "DML_MAX_UNPOOLING_OPERATOR_DESC: out = 0, then out[p] = in[c] with p = indices[c], a row-major position "
+      "over all of out's sizes (ONNX MaxUnpool; negative positions count from the end; duplicates: the last in "
+      "row-major order of indices wins).";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &MaxUnpoolingDesc::input),
+                           desc_field("indices", &MaxUnpoolingDesc::indices),
+                           desc_field("output", &MaxUnpoolingDesc::output));
+  }
+};
+
+/// DML_UNFOLD_OPERATOR_DESC (im2col, torch nn.functional.unfold): input {N, C, S_0..S_{D-1}},
+/// output {N, C*prod(window_sizes), L} (leading 1s allowed), L the number of window positions;
+/// zero padding. Each of the five arrays has D values (DirectML's DimensionCount, 1 to 6).
+struct UnfoldDesc {
+  TensorDesc input;
+  TensorDesc output;
+  std::vector<std::int64_t> window_sizes;   // each >= 1
+  std::vector<std::int64_t> strides;        // each >= 1
+  std::vector<std::int64_t> dilations;      // each >= 1
+  std::vector<std::int64_t> start_padding;  // each >= 0
+  std::vector<std::int64_t> end_padding;    // each >= 0
+
+  static constexpr const char* name = "UnfoldDesc";
+  static constexpr const char* doc =
+      "DML_UNFOLD_OPERATOR_DESC (im2col, torch nn.functional.unfold): out[n, c*K + w, l] = in[n, c, b*stride - "
+      "start_padding + w*dilation] for window offset w and window position b (row-major), 0 in the padding; "
+      "out = {N, C*K, L}, K = prod(window_sizes).";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &UnfoldDesc::input), desc_field("output", &UnfoldDesc::output),
+                           desc_field("window_sizes", &UnfoldDesc::window_sizes),
+                           desc_field("strides", &UnfoldDesc::strides), desc_field("dilations", &UnfoldDesc::dilations),
+                           desc_field("start_padding", &UnfoldDesc::start_padding),
+                           desc_field("end_padding", &UnfoldDesc::end_padding));
   }
 };
 

@@ -99,6 +99,20 @@ struct TupleScatterGeom {
 std::unique_ptr<const Step> make_tuple_scatter_step(const TupleScatterGeom& g, ScatterReduction r, IndexCheckSpec check,
                                                     std::unique_ptr<const Step> copy, bool same_view);
 
+/// Scatter by positions over a whole tensor (MaxUnpooling): out[idx[c]] = in[c], the position
+/// row-major over out's sizes (negative values counted from the end); the zeros come from an
+/// earlier step. Duplicates: the last in row-major order of the indices wins.
+struct FlatScatterGeom {
+  Walk<2> items;      // the input's dimensions: (idx, in)
+  std::int64_t M = 0;  // out's element count: positions in [-M, M)
+  int n = 0;           // out's dimensions (contiguous neighbours merged), outermost first
+  std::array<std::int64_t, kMaxLoop> out_size{}, out_st{};
+  Operand in, idx, out;
+  DataType dtype = DataType::UNKNOWN;
+  DataType idx_dtype = DataType::UNKNOWN;
+};
+std::unique_ptr<const Step> make_flat_scatter_step(const FlatScatterGeom& g, IndexCheckSpec check);
+
 // ---------------------------------------------------------------- helpers for lowerings (index/lowering.cpp)
 
 /// The check of the indices view `idx`, its errors naming `name` ("scatter.indices").

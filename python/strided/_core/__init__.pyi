@@ -368,6 +368,41 @@ class FillValueConstantDesc(_Desc):
     @property
     def value(self) -> Scalar: ...
 
+class MaxUnpoolingDesc(_Desc):
+    def __init__(self, input: TensorDesc, indices: TensorDesc, output: TensorDesc) -> None: ...
+    @property
+    def input(self) -> TensorDesc: ...
+    @property
+    def indices(self) -> TensorDesc: ...
+    @property
+    def output(self) -> TensorDesc: ...
+
+class UnfoldDesc(_Desc):
+    def __init__(
+        self,
+        input: TensorDesc,
+        output: TensorDesc,
+        window_sizes: _Ints,
+        strides: _Ints,
+        dilations: _Ints,
+        start_padding: _Ints,
+        end_padding: _Ints,
+    ) -> None: ...
+    @property
+    def input(self) -> TensorDesc: ...
+    @property
+    def output(self) -> TensorDesc: ...
+    @property
+    def window_sizes(self) -> Tuple[int, ...]: ...
+    @property
+    def strides(self) -> Tuple[int, ...]: ...
+    @property
+    def dilations(self) -> Tuple[int, ...]: ...
+    @property
+    def start_padding(self) -> Tuple[int, ...]: ...
+    @property
+    def end_padding(self) -> Tuple[int, ...]: ...
+
 _AnyDesc: TypeAlias = Union[
     IdentityDesc,
     SplitDesc,
@@ -384,6 +419,8 @@ _AnyDesc: TypeAlias = Union[
     SpaceToDepthDesc,
     DepthToSpaceDesc,
     FillValueConstantDesc,
+    MaxUnpoolingDesc,
+    UnfoldDesc,
 ]
 
 # ---- end of the generated descriptions ----
