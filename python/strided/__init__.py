@@ -12,6 +12,7 @@ from ._core import (
     DataType,
     DepthSpaceOrder,
     FeatureLevel,
+    PaddingMode,
     Scalar,
     TensorDesc,
     ValidationError,
@@ -35,6 +36,7 @@ from ._core import (
     GatherNDDesc,
     IdentityDesc,
     JoinDesc,
+    PaddingDesc,
     ScatterDesc,
     ScatterElementsDesc,
     ScatterNDDesc,
@@ -45,7 +47,7 @@ from ._core import (
     TileDesc,
 )
 from ._types import install_enum_helpers as _install_enum_helpers
-from ._functional import cast, copy, depth_to_space, join, slice, space_to_depth, split, tile
+from ._functional import cast, copy, depth_to_space, join, pad, slice, space_to_depth, split, tile
 from ._generate import full
 from ._index import gather, gather_elements, gather_nd, scatter, scatter_nd
 from . import xla
@@ -77,6 +79,8 @@ __all__ = [
     "GatherNDDesc",
     "IdentityDesc",
     "JoinDesc",
+    "PaddingDesc",
+    "PaddingMode",
     "ScatterDesc",
     "ScatterElementsDesc",
     "ScatterNDDesc",
@@ -101,6 +105,7 @@ __all__ = [
     "gather_nd",
     "get_num_threads",
     "join",
+    "pad",
     "packed_strides",
     "plot_layout",
     "scatter",
