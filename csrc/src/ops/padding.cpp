@@ -7,9 +7,10 @@
 //     runs of one kind recur with the mode's period P (WRAP m, REFLECTION 2(m-1), SYMMETRIC 2m).
 //     Per dimension that is at most a head, a block of whole runs (one copy: the runs as an extra
 //     dimension of stride P written from a stride-0 view of the source) and a tail per kind of
-//     run, so a pad of any width costs a bounded number of steps. The innermost padded dimension
-//     reads the input (interior included: one parallel batch with no dependences); each further
-//     padded dimension, outward, reads the output's rows already complete along the inner ones.
+//     run, so a pad of any width costs a bounded number of steps. The inner dimensions whose
+//     pieces multiply to at most 64 are one product of pieces read from the input (interior
+//     included: one parallel batch with no dependences); each further padded dimension, outward,
+//     reads the output's rows already complete along the inner ones.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -180,15 +181,42 @@ void lower(Lowering& l, const PaddingDesc& d) {
     }
     return;
   }
-  for (int i = inner; i >= 0; --i) {
+  const auto dim_pieces = [&](int i, bool interior) {
+    return pieces(d.padding_mode, static_cast<u64>(in.sizes[u(i)]), static_cast<u64>(d.start_padding[u(i)]),
+                  static_cast<u64>(d.end_padding[u(i)]), interior);
+  };
+  // Dimensions k.. as one product of their pieces read from the input, interior included: one
+  // batch of independent copies (one parallel region). k is the outermost dimension that keeps the
+  // product at kMaxProduct steps or fewer (the innermost padded one always fits).
+  constexpr std::size_t kMaxProduct = 64;
+  std::vector<std::vector<Piece>> per_dim(u(n));
+  std::size_t steps = 1;
+  int k = n;
+  for (int i = n - 1; i >= 0; --i) {
+    per_dim[u(i)] = padded(i) ? dim_pieces(i, true) : std::vector<Piece>{{0, in.sizes[u(i)], 0, 1, 1, 0}};
+    if (i < inner && steps * per_dim[u(i)].size() > kMaxProduct) break;
+    steps *= per_dim[u(i)].size();
+    k = i;
+  }
+  const View base = inside_before(k);
+  std::vector<std::size_t> at(u(n), 0);  // an odometer over the pieces of dimensions k..n-1
+  for (std::size_t step = 0; step < steps; ++step) {
+    View src = in, dst = base;
+    for (int i = n - 1; i >= k; --i) {  // inner first: inserting a dimension at i moves none before it
+      src = piece_view(src, i, per_dim[u(i)][at[u(i)]], true);
+      dst = piece_view(dst, i, per_dim[u(i)][at[u(i)]], false);
+    }
+    l.p.steps.push_back(make_copy_step(src, dst));
+    for (int i = n - 1; i >= k && ++at[u(i)] == per_dim[u(i)].size(); --i) at[u(i)] = 0;
+  }
+  // Dimensions before k, outward: the border along i from the output's rows complete along the
+  // dimensions after i.
+  for (int i = k - 1; i >= 0; --i) {
     if (!padded(i)) continue;
-    const bool first = i == inner;
     const View dst = inside_before(i);
-    // The source along dimension i: the input (first), or the output's interior along i.
-    const View src = first ? in : narrow(dst, i, d.start_padding[u(i)], in.sizes[u(i)]);
-    if (!first) l.barrier();  // reads what the steps before wrote
-    for (const Piece& p : pieces(d.padding_mode, static_cast<u64>(in.sizes[u(i)]),
-                                 static_cast<u64>(d.start_padding[u(i)]), static_cast<u64>(d.end_padding[u(i)]), first))
+    const View src = narrow(dst, i, d.start_padding[u(i)], in.sizes[u(i)]);
+    l.barrier();  // reads what the steps before wrote
+    for (const Piece& p : dim_pieces(i, false))
       l.p.steps.push_back(make_copy_step(piece_view(src, i, p, true), piece_view(dst, i, p, false)));
   }
 }
