@@ -102,7 +102,9 @@ def test_huge_pads_take_a_bounded_number_of_steps() -> None:
     two = np.array([1, 2], np.int8)
     for mode in ["reflect", "symmetric", "wrap"]:
         assert same_bits(sd.pad(two, [10**6 + 1], [10**6], mode), np_pad(two, [10**6 + 1], [10**6], mode))
-    d = sd.PaddingDesc(sd.TensorDesc("int8", [2]), sd.TensorDesc("int8", [2 * 10**9]), "wrap", 0, [10**9 - 1], [10**9 - 1])
+    d = sd.PaddingDesc(
+        sd.TensorDesc("int8", [2]), sd.TensorDesc("int8", [2 * 10**9]), "wrap", 0, [10**9 - 1], [10**9 - 1]
+    )
     d.validate()
     sd.compile(d)  # lowering stays small (no buffer of 2 GB is needed to compile)
 
@@ -251,7 +253,11 @@ def test_misuse_writes_nothing() -> None:
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
     out = np.full((4, 5), 7, np.float32)
     cases = [
-        ((x, [1, 1], [1], "edge"), sd.ValidationError, r"^pad\.end: must have one value per dimension of x \(2\), got 1$"),
+        (
+            (x, [1, 1], [1], "edge"),
+            sd.ValidationError,
+            r"^pad\.end: must have one value per dimension of x \(2\), got 1$",
+        ),
         ((x, [1, 1, 0], [1, 1], "edge"), sd.ValidationError, r"^pad\.begin: must have one value per dimension"),
         ((x, [1, -1], [1, 3], "edge"), sd.ValidationError, r"^pad\.begin\[1\]: must be non-negative, got -1$"),
         ((x, [1, 1], [-2, 1], "edge"), sd.ValidationError, r"^pad\.end\[0\]: must be non-negative, got -2$"),
@@ -391,7 +397,10 @@ def test_description_rules() -> None:
     f = "float32"
     cases = [
         (lambda: desc(f, [2, 3], [1, -1], [0, 3]), r"^PaddingDesc\.start_padding\[1\]: must be non-negative, got -1$"),
-        (lambda: desc(f, [2, 3], [1, 1], [-1, 3], out_sizes=[2, 7]), r"^PaddingDesc\.end_padding\[0\]: must be non-negative"),
+        (
+            lambda: desc(f, [2, 3], [1, 1], [-1, 3], out_sizes=[2, 7]),
+            r"^PaddingDesc\.end_padding\[0\]: must be non-negative",
+        ),
         (
             lambda: sd.PaddingDesc(sd.TensorDesc(f, [2, 3]), sd.TensorDesc(f, [3, 4]), 0, 0, [1], [0, 1]),
             r"^PaddingDesc\.start_padding: must have one value per dimension \(2\), got 1$",

@@ -131,7 +131,9 @@ def tile(x: Any, repeats: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
     return res if out is None else out
 
 
-def pad(x: Any, begin: Any, end: Any, mode: Any = "constant", value: Any = 0, out: Optional[np.ndarray] = None) -> np.ndarray:
+def pad(
+    x: Any, begin: Any, end: Any, mode: Any = "constant", value: Any = 0, out: Optional[np.ndarray] = None
+) -> np.ndarray:
     """DirectML Padding1 (numpy.pad, ONNX Pad): ``x`` placed at ``begin`` in a result of shape
     ``x.shape[i] + begin[i] + end[i]``, the border filled by ``mode``:
 

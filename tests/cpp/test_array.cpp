@@ -195,8 +195,10 @@ void pad_rules() {
   // SPEC 3.6's example: [1,2,3,4], start 2, end 4, in every mode.
   const std::vector<float> x{1, 2, 3, 4};
   const std::vector<std::pair<PaddingMode, std::vector<float>>> cases{
-      {PaddingMode::CONSTANT, {9, 9, 1, 2, 3, 4, 9, 9, 9, 9}},  {PaddingMode::EDGE, {1, 1, 1, 2, 3, 4, 4, 4, 4, 4}},
-      {PaddingMode::REFLECTION, {3, 2, 1, 2, 3, 4, 3, 2, 1, 2}}, {PaddingMode::SYMMETRIC, {2, 1, 1, 2, 3, 4, 4, 3, 2, 1}},
+      {PaddingMode::CONSTANT, {9, 9, 1, 2, 3, 4, 9, 9, 9, 9}},
+      {PaddingMode::EDGE, {1, 1, 1, 2, 3, 4, 4, 4, 4, 4}},
+      {PaddingMode::REFLECTION, {3, 2, 1, 2, 3, 4, 3, 2, 1, 2}},
+      {PaddingMode::SYMMETRIC, {2, 1, 1, 2, 3, 4, 4, 3, 2, 1}},
       {PaddingMode::WRAP, {3, 4, 1, 2, 3, 4, 1, 2, 3, 4}}};
   for (const auto& [mode, want] : cases) {
     std::vector<float> o(10, -1);

@@ -134,16 +134,17 @@ void check(const Rules& r, const PaddingDesc& d) {
                       checked_add(want, static_cast<u64>(d.end_padding[i]), want) &&
                       want <= static_cast<u64>(std::numeric_limits<i64>::max());
     if (!fits || want != static_cast<u64>(out))
-      r.fail(field_at("output.sizes", i), "must equal input.sizes[" + std::to_string(i) + "] + start_padding[" +
-                                              std::to_string(i) + "] + end_padding[" + std::to_string(i) + "] = " + s(in) + " + " +
-                                              s(d.start_padding[i]) + " + " + s(d.end_padding[i]) + " = " +
-                                              (fits ? s(want) : std::string("(over 64 bits)")) + ", got " + s(out));
+      r.fail(field_at("output.sizes", i),
+             "must equal input.sizes[" + std::to_string(i) + "] + start_padding[" + std::to_string(i) +
+                 "] + end_padding[" + std::to_string(i) + "] = " + s(in) + " + " + s(d.start_padding[i]) + " + " +
+                 s(d.end_padding[i]) + " = " + (fits ? s(want) : std::string("(over 64 bits)")) + ", got " + s(out));
   }
   r.output_no_alias("output", d.output);
   const std::vector<Rules::Named> tensors{{"input", &d.input, false}, {"output", &d.output, false}};
   // PADDING's value is a FLOAT: a constant it cannot hold needs PADDING1 (SPEC 4's gates).
   if (d.padding_mode == PaddingMode::CONSTANT && !Rules::fits_float32(d.padding_value))
-    r.level_rules(kTable1, tensors, "padding_value", "a value FLOAT32 does not hold needs DML_PADDING1_OPERATOR_DESC of");
+    r.level_rules(kTable1, tensors, "padding_value",
+                  "a value FLOAT32 does not hold needs DML_PADDING1_OPERATOR_DESC of");
   else r.level_rules(kTable, tensors);
   if (d.padding_mode == PaddingMode::SYMMETRIC) r.level_rules(kSymmetricGate, {}, "padding_mode", "SYMMETRIC needs");
   if (d.padding_mode == PaddingMode::WRAP) r.level_rules(kWrapGate, {}, "padding_mode", "WRAP needs");
