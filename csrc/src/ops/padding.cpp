@@ -195,6 +195,11 @@ void lower(Lowering& l, const PaddingDesc& d) {
   int k = n;
   for (int i = n - 1; i >= 0; --i) {
     per_dim[u(i)] = padded(i) ? dim_pieces(i, true) : std::vector<Piece>{{0, in.sizes[u(i)], 0, 1, 1, 0}};
+    // Largest first, so the first step is the interior's bulk: borders written after it cost
+    // little, but a large copy's streaming stores into cache lines that small border copies
+    // have just written cost several times the whole copy.
+    std::stable_sort(per_dim[u(i)].begin(), per_dim[u(i)].end(),
+                     [](const Piece& a, const Piece& b) { return a.len * a.count > b.len * b.count; });
     if (i < inner && steps * per_dim[u(i)].size() > kMaxProduct) break;
     steps *= per_dim[u(i)].size();
     k = i;
