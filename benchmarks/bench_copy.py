@@ -588,6 +588,47 @@ def _():
     return lambda: np.copyto(o, col)
 
 
+# ------------------------------------------------------------------ pad
+# Three shapes, constant and reflect: an NCHW batch (8, 64, 128, 128) float32 padded by 2 on H
+# and W (34 MiB written), a 2-d (4096, 4096) padded by 3 on both sides (64 MiB) and a 1-d 16 Mi
+# elements padded by 4096 (64 MiB). Into out= (the bytes written against memcpy), and fresh
+# against numpy.pad (and torch.nn.functional.pad, which wants a batch dimension for reflect).
+PAD_CASES = [
+    ("pad f32 (8,64,128,128) by 2 on H, W", (8, 64, 128, 128), (0, 0, 2, 2)),
+    ("pad f32 4096x4096 by 3", (4096, 4096), (3, 3)),
+    ("pad f32 16Mi by 4096", (16 * MiB,), (4096,)),
+]
+
+for _g, _shape, _p in PAD_CASES:
+    _out_shape = tuple(n + 2 * k for n, k in zip(_shape, _p))
+    _bytes = int(np.prod(_out_shape)) * 4
+    for _mode in ("constant", "reflect"):
+        _grp = f"{_g} {_mode}"
+
+        @case(_grp, "strided sd.pad(out=)", _bytes)
+        def _(shape=_shape, p=_p, mode=_mode, out_shape=_out_shape):
+            x, o = f32(f"pad_x{len(shape)}", shape), f32(f"pad_o{len(shape)}", out_shape, False)
+            return lambda: sd.pad(x, p, p, mode, out=o)
+
+        @case(f"fresh {_grp}", "strided sd.pad", _bytes)
+        def _(shape=_shape, p=_p, mode=_mode):
+            x = f32(f"pad_x{len(shape)}", shape)
+            return lambda: sd.pad(x, p, p, mode)
+
+        @case(f"fresh {_grp}", "numpy np.pad", _bytes)
+        def _(shape=_shape, p=_p, mode=_mode):
+            x = f32(f"pad_x{len(shape)}", shape)
+            return lambda: np.pad(x, [(k, k) for k in p], mode)
+
+        if torch is not None and len(_shape) == 4:
+
+            @case(f"fresh {_grp}", "torch F.pad", _bytes)
+            def _(shape=_shape, p=_p, mode=_mode):
+                x = torch.from_numpy(f32(f"pad_x{len(shape)}", shape))
+                tp = tuple(k for q in reversed(p[2:]) for k in (q, q))
+                return lambda: torch.nn.functional.pad(x, tp, mode=mode)
+
+
 # ------------------------------------------------------------------ tiny (the call is the cost)
 TINY = 4 * 4 * 4
 

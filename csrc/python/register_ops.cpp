@@ -80,6 +80,34 @@ std::string order_str(DepthSpaceOrder o) {
   return v < 2 ? kOrderNames[v][0] : "unknown (" + std::to_string(v) + ")";
 }
 
+// DML_PADDING_MODE from a PaddingMode (or any integer 0-4) or a name in any case, numpy.pad's
+// "reflect" too. TypeError for another type, ValidationError for another value, naming `field`.
+const char* const kModeNames[5] = {"CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP"};
+constexpr const char* kModeExpected =
+    "(expected 'constant', 'edge', 'reflect' (REFLECTION), 'symmetric' or 'wrap', or a PaddingMode 0-4)";
+
+PaddingMode to_padding_mode(pyb::handle h, const std::string& field) {
+  if (pyb::isinstance<pyb::str>(h)) {
+    std::string v = h.cast<std::string>();
+    for (char& ch : v) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    if (v == "REFLECT") return PaddingMode::REFLECTION;
+    for (std::uint32_t k = 0; k < 5; ++k)
+      if (v == kModeNames[k]) return static_cast<PaddingMode>(k);
+    throw ValidationError(field + ": unknown mode " + repr_of(h) + " " + kModeExpected);
+  }
+  if (is_int_like(h)) {
+    const std::int64_t v = to_int(h, field.c_str());
+    if (v >= 0 && v <= 4) return static_cast<PaddingMode>(v);
+    throw ValidationError(field + ": unknown mode " + std::to_string(v) + " " + kModeExpected);
+  }
+  throw pyb::type_error(field + ": expected a PaddingMode, 0-4 or a mode name such as 'reflect', got " + repr_of(h));
+}
+
+std::string mode_str(PaddingMode x) {
+  const auto v = static_cast<std::uint32_t>(x);
+  return v < 5 ? kModeNames[v] : "unknown (" + std::to_string(v) + ")";
+}
+
 // A Python number kept exactly (SPEC 1): a bool as INT64 0/1, an int as INT64 (UINT64 from 2^63),
 // a float as FLOAT64; anything else a TypeError naming `field`.
 Scalar exact_number(pyb::handle v, const std::string& field) {
@@ -145,6 +173,7 @@ std::vector<std::int64_t> from_py(pyb::handle h, const std::string& f, const std
 ScatterReduction from_py(pyb::handle h, const std::string& f, const ScatterReduction*) { return to_reduction(h, f); }
 Scalar from_py(pyb::handle h, const std::string& f, const Scalar*) { return to_scalar(h, f); }
 DepthSpaceOrder from_py(pyb::handle h, const std::string& f, const DepthSpaceOrder*) { return to_order(h, f); }
+PaddingMode from_py(pyb::handle h, const std::string& f, const PaddingMode*) { return to_padding_mode(h, f); }
 
 pyb::object to_py(const TensorDesc& t) { return pyb::cast(t); }
 pyb::object to_py(std::int64_t v) { return pyb::int_(v); }
@@ -160,6 +189,10 @@ pyb::object to_py(DepthSpaceOrder x) {  // the IntEnum member (a C++-made unknow
   if (static_cast<std::uint32_t>(x) < 2) return pyb::cast(x);
   return pyb::int_(static_cast<std::uint32_t>(x));
 }
+pyb::object to_py(PaddingMode x) {
+  if (static_cast<std::uint32_t>(x) < 5) return pyb::cast(x);
+  return pyb::int_(static_cast<std::uint32_t>(x));
+}
 
 // The field's kind for the generated stubs (scripts/gen_stubs.py).
 const char* kind_of(const TensorDesc*) { return "tensor"; }
@@ -169,6 +202,7 @@ const char* kind_of(const std::vector<std::int64_t>*) { return "ints"; }
 const char* kind_of(const ScatterReduction*) { return "str"; }
 const char* kind_of(const Scalar*) { return "scalar"; }
 const char* kind_of(const DepthSpaceOrder*) { return "order"; }
+const char* kind_of(const PaddingMode*) { return "mode"; }
 
 std::string r(const TensorDesc& t) { return t.to_string(); }
 std::string r(std::int64_t v) { return std::to_string(v); }
@@ -185,6 +219,7 @@ std::string r(const std::vector<TensorDesc>& v) {
 std::string r(ScatterReduction x) { return "'" + reduction_str(x) + "'"; }
 std::string r(const Scalar& x) { return scalar_repr(x); }
 std::string r(DepthSpaceOrder x) { return "'" + order_str(x) + "'"; }
+std::string r(PaddingMode x) { return "'" + mode_str(x) + "'"; }
 
 // ---------------------------------------------------------------- one class per description
 template <class D>
@@ -380,6 +415,18 @@ void register_ops(pyb::module_& m) {
       "_to_depth_space_order", [](pyb::handle o, const std::string& field) { return to_order(o, field); },
       pyb::arg("value"), pyb::arg("field"),
       "A DepthSpaceOrder from a member, 0 / 1 or a name in any case ('dcr', 'COLUMN_ROW_DEPTH'); errors name field.");
+  pyb::native_enum<PaddingMode>(m, "PaddingMode", "enum.IntEnum",
+                                "DirectML's DML_PADDING_MODE: what Padding writes outside the input (SPEC 3.6).")
+      .value("CONSTANT", PaddingMode::CONSTANT)
+      .value("EDGE", PaddingMode::EDGE)
+      .value("REFLECTION", PaddingMode::REFLECTION)
+      .value("SYMMETRIC", PaddingMode::SYMMETRIC)
+      .value("WRAP", PaddingMode::WRAP)
+      .finalize();
+  m.def(
+      "_to_padding_mode", [](pyb::handle o, const std::string& field) { return to_padding_mode(o, field); },
+      pyb::arg("value"), pyb::arg("field"),
+      "A PaddingMode from a member, 0-4 or a name in any case (numpy.pad's 'reflect' too); errors name field.");
   pyb::dict codes, fields;
 #define STRIDED_X(Name, family) \
   bind_desc<Name##Desc>(m);     \

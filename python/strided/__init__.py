@@ -12,6 +12,7 @@ from ._core import (
     DataType,
     DepthSpaceOrder,
     FeatureLevel,
+    PaddingMode,
     Scalar,
     TensorDesc,
     ValidationError,
@@ -36,6 +37,7 @@ from ._core import (
     IdentityDesc,
     JoinDesc,
     MaxUnpoolingDesc,
+    PaddingDesc,
     ScatterDesc,
     ScatterElementsDesc,
     ScatterNDDesc,
@@ -47,7 +49,7 @@ from ._core import (
     UnfoldDesc,
 )
 from ._types import install_enum_helpers as _install_enum_helpers
-from ._functional import cast, copy, depth_to_space, join, slice, space_to_depth, split, tile
+from ._functional import cast, copy, depth_to_space, join, pad, slice, space_to_depth, split, tile
 from ._generate import full
 from ._index import gather, gather_elements, gather_nd, scatter, scatter_nd
 from ._pooling import max_unpool, unfold
@@ -81,6 +83,8 @@ __all__ = [
     "IdentityDesc",
     "JoinDesc",
     "MaxUnpoolingDesc",
+    "PaddingDesc",
+    "PaddingMode",
     "ScatterDesc",
     "ScatterElementsDesc",
     "ScatterNDDesc",
@@ -107,6 +111,7 @@ __all__ = [
     "get_num_threads",
     "join",
     "max_unpool",
+    "pad",
     "packed_strides",
     "plot_layout",
     "scatter",

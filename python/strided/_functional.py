@@ -1,11 +1,11 @@
-"""The copy-family operators on arrays: copy, split, join, slice, cast, tile, depth_to_space,
+"""The copy-family operators on arrays: copy, split, join, slice, cast, pad, tile, depth_to_space,
 space_to_depth.
 
 copy, split, join and slice live in the C++ core (csrc/python/register_functional.cpp) so that a
 call on a tiny array costs about what numpy's own copy does: argument checks, output allocation
 and the cached plan (keyed by operator, shapes, strides and dtype) never go back to Python, and
-the copy itself runs without the GIL. cast, tile, depth_to_space and space_to_depth are thin layers
-over the library's functional path.
+the copy itself runs without the GIL. cast, pad, tile, depth_to_space and space_to_depth are thin
+layers over the library's functional path.
 """
 
 from __future__ import annotations
@@ -18,11 +18,13 @@ from . import _core
 from ._core import copy, join, slice, split
 
 _CAST = _core._op_codes["CastDesc"]
+_PAD = _core._op_codes["PaddingDesc"]
+_FILL = _core._op_codes["FillValueConstantDesc"]
 _TILE = _core._op_codes["TileDesc"]
 _D2S = _core._op_codes["DepthToSpaceDesc"]
 _S2D = _core._op_codes["SpaceToDepthDesc"]
 
-__all__ = ["cast", "copy", "depth_to_space", "join", "slice", "space_to_depth", "split", "tile"]
+__all__ = ["cast", "copy", "depth_to_space", "join", "pad", "slice", "space_to_depth", "split", "tile"]
 
 
 _INT64_MAX = 2**63 - 1
@@ -33,6 +35,21 @@ def _ints(v: Any, field: str) -> List[int]:
     if isinstance(v, np.ndarray) and v.ndim > 0 or isinstance(v, Sequence) and not isinstance(v, (str, bytes)):
         return [_core._to_int(r, f"{field}[{i}]") for i, r in enumerate(v)]
     return [_core._to_int(v, field)]
+
+
+def _number(value: Any, name: str) -> Any:
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, (str, bytes)) or not isinstance(value, (int, float, np.number, np.bool_, bool)):
+        raise TypeError(f"{name}: expected a number or a Scalar, got {type(value).__name__}")
+    return value
+
+
+def _bits(value: Any, dtype: np.dtype, name: str) -> int:
+    """The value as a Scalar of ``dtype`` (Cast rules), as the signed 64-bit parameter."""
+    s = value if isinstance(value, _core.Scalar) else _core.Scalar(dtype, _number(value, name))
+    b = s.cast(dtype).bits
+    return b - (1 << 64) if b > _INT64_MAX else b
 
 
 def _array(x: Any, name: str) -> np.ndarray:
@@ -111,6 +128,56 @@ def tile(x: Any, repeats: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
         res = _out(out, shape, a.dtype)
     if res.size:
         _core._run(_TILE, reps or (1,), (a,), (res,))  # a 0-d x runs as shape (1,)
+    return res if out is None else out
+
+
+def pad(
+    x: Any, begin: Any, end: Any, mode: Any = "constant", value: Any = 0, out: Optional[np.ndarray] = None
+) -> np.ndarray:
+    """DirectML Padding1 (numpy.pad, ONNX Pad): ``x`` placed at ``begin`` in a result of shape
+    ``x.shape[i] + begin[i] + end[i]``, the border filled by ``mode``:
+
+    - ``"constant"``: ``value``, converted to ``x``'s dtype by the Cast rules (SPEC 3.5: -1 becomes
+      uint8 255, 1e10 float32 1e10, NaN int 0); a ``sd.Scalar`` is cast the same way.
+    - ``"edge"``: the nearest edge element; ``"reflect"`` (DirectML REFLECTION): mirrored without
+      repeating the edge; ``"symmetric"``: mirrored with the edge repeated; ``"wrap"``: periodic.
+      Pads wider than ``x`` fold periodically, as numpy.pad's modes of the same names do.
+
+    ``begin`` / ``end``: one integer >= 0 per dimension of ``x`` (a plain int for a 1-d ``x``; ``()``
+    for a 0-d ``x``: a copy). ``mode``: one of those names in any case, a DirectML name
+    (``"REFLECTION"``) or a ``PaddingMode``. ValidationError (``"pad.begin[1]: ..."``) for a wrong
+    count, a negative pad or an unknown mode; TypeError for a ``value`` that is not a number. As
+    numpy.pad, a dimension of size 0 can be padded only in ``"constant"`` mode (the others have no
+    element to repeat: ValidationError). Returns a new C-contiguous array, or ``out`` (any strides,
+    exactly the result's shape and ``x``'s dtype); nothing is written when it raises.
+    """
+    a = _array(x, "pad.x")
+    m = _core._to_padding_mode(mode, "pad.mode")
+    lo, hi = _ints(begin, "pad.begin"), _ints(end, "pad.end")
+    for name, v in (("begin", lo), ("end", hi)):
+        if len(v) != a.ndim:
+            raise _core.ValidationError(f"pad.{name}: must have one value per dimension of x ({a.ndim}), got {len(v)}")
+        for i, p in enumerate(v):
+            if p < 0:
+                raise _core.ValidationError(f"pad.{name}[{i}]: must be non-negative, got {p}")
+    if m != _core.PaddingMode.CONSTANT:
+        for i, n in enumerate(a.shape):
+            if n == 0 and lo[i] + hi[i] > 0:
+                raise _core.ValidationError(
+                    f"pad.x.shape[{i}]: a dimension of size 0 can only be padded in 'constant' mode, not {m.name}"
+                )
+    bits = _bits(value, a.dtype, "pad.value")
+    shape = tuple(n + b + e for n, b, e in zip(a.shape, lo, hi))
+    if out is None:
+        if any(n > _INT64_MAX for n in shape):
+            raise _core.ValidationError(f"pad.end: the result's shape {shape} does not fit in 64 bits")
+        res = _core._empty(shape, a.dtype)  # the result pool when large
+    else:
+        res = _out(out, shape, a.dtype)
+    if res.size and a.size:
+        _core._run(_PAD, (int(m), bits, *(lo or [0]), *(hi or [0])), (a,), (res,))  # 0-d: shape (1,)
+    elif res.size:  # an empty x padded with a constant: only the value
+        _core._run(_FILL, (bits,), (), (res,))
     return res if out is None else out
 
 

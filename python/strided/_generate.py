@@ -9,7 +9,7 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _core
-from ._functional import _INT64_MAX, _ints, _out
+from ._functional import _INT64_MAX, _bits, _ints, _out
 
 _FILL_CONSTANT = _core._op_codes["FillValueConstantDesc"]
 
@@ -35,21 +35,6 @@ def _dtype_for(value: Any, dtype: Any, out: Optional[np.ndarray], name: str) -> 
     if isinstance(value, (bool, np.bool_)):
         raise _core.ValidationError(f"{name}.dtype: bool is not a DirectML type; give dtype")
     return np.dtype(np.int64) if isinstance(value, (int, np.integer)) else np.dtype(np.float64)
-
-
-def _bits(value: Any, dtype: np.dtype, name: str) -> int:
-    """The value as a Scalar of ``dtype`` (Cast rules), as the signed 64-bit parameter."""
-    s = value if isinstance(value, _core.Scalar) else _core.Scalar(dtype, _number(value, name))
-    b = s.cast(dtype).bits
-    return b - (1 << 64) if b > _INT64_MAX else b
-
-
-def _number(value: Any, name: str) -> Any:
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value[()]
-    if isinstance(value, (str, bytes)) or not isinstance(value, (int, float, np.number, np.bool_, bool)):
-        raise TypeError(f"{name}: expected a number or a Scalar, got {type(value).__name__}")
-    return value
 
 
 def _as_out(out: Any) -> Optional[np.ndarray]:

@@ -3,6 +3,7 @@
 // arrays, and misuse giving typed errors with nothing written.
 #include <cstdint>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "check.hpp"
@@ -190,6 +191,50 @@ void tile_rules() {
   CHECK(q == std::vector<float>(12, -1));
 }
 
+void pad_rules() {
+  // SPEC 3.6's example: [1,2,3,4], start 2, end 4, in every mode.
+  const std::vector<float> x{1, 2, 3, 4};
+  const std::vector<std::pair<PaddingMode, std::vector<float>>> cases{
+      {PaddingMode::CONSTANT, {9, 9, 1, 2, 3, 4, 9, 9, 9, 9}},
+      {PaddingMode::EDGE, {1, 1, 1, 2, 3, 4, 4, 4, 4, 4}},
+      {PaddingMode::REFLECTION, {3, 2, 1, 2, 3, 4, 3, 2, 1, 2}},
+      {PaddingMode::SYMMETRIC, {2, 1, 1, 2, 3, 4, 4, 3, 2, 1}},
+      {PaddingMode::WRAP, {3, 4, 1, 2, 3, 4, 1, 2, 3, 4}}};
+  for (const auto& [mode, want] : cases) {
+    std::vector<float> o(10, -1);
+    pad(in(x, {4}, {F}), out(o, {10}, {F}), {2}, {4}, mode, Scalar::from_double(DataType::FLOAT32, 9));
+    CHECK(o == want);
+  }
+  // x read backwards as a 2 x 2 [[4,3],[2,1]], REFLECTION by 1 on both sides of both dimensions into
+  // a padded out (rows of 5): the period 2 of m = 2 folds it to [1,2,1,2], [3,4,3,4] twice.
+  std::vector<float> p(4 * 5, -1);
+  pad(in(x, {2, 2}, {-2 * F, -F}, 3), out(p, {4, 4}, {5 * F, F}), {1, 1}, {1, 1}, PaddingMode::REFLECTION);
+  const std::vector<float> want{1, 2, 1, 2, -1, 3, 4, 3, 4, -1, 1, 2, 1, 2, -1, 3, 4, 3, 4, -1};
+  CHECK(p == want);
+  // A 0-d x takes no pads (a copy); an empty x with a constant fills out; empty out: nothing.
+  std::vector<float> s(1, -1);
+  pad(in(x, {}, {}, 2), out(s, {}, {}), {}, {}, PaddingMode::WRAP);
+  CHECK_EQ(s[0], 3.0f);
+  std::vector<float> f(6, -1);
+  pad(in(x, {0, 3}, {3 * F, F}), out(f, {2, 3}, {3 * F, F}), {1, 0}, {1, 0}, PaddingMode::CONSTANT,
+      Scalar::from_int(DataType::INT64, 5));
+  CHECK(f == std::vector<float>(6, 5));
+  // Misuse: typed errors, nothing written.
+  std::vector<float> q(12, -1);
+  const ConstArrayView x22 = in(x, {2, 2}, {2 * F, F});
+  CHECK_THROWS(pad(x22, out(q, {3, 4}, {4 * F, F}), {1, -1}, {0, 3}), ValidationError,
+               "PaddingDesc.start_padding[1]: must be non-negative, got -1");
+  CHECK_THROWS(pad(x22, out(q, {3, 4}, {4 * F, F}), {1, 1}, {0}), ValidationError,
+               "PaddingDesc.end_padding: must have one value per dimension (2), got 1");
+  CHECK_THROWS(pad(x22, out(q, {3, 4}, {4 * F, F}), {1, 1}, {0, 1}, static_cast<PaddingMode>(5)), ValidationError,
+               "PaddingDesc.padding_mode: unknown mode 5");
+  CHECK_THROWS(pad(x22, out(q, {3, 4}, {4 * F, F}), {1, 1}, {0, 0}), ValidationError,
+               "out: expected shape (3, 3), got (3, 4)");
+  CHECK_THROWS(pad(in(x, {0, 2}, {2 * F, F}), out(q, {1, 4}, {4 * F, F}), {1, 1}, {0, 1}, PaddingMode::EDGE),
+               ValidationError, "x.shape[0]: a dimension of size 0 can only be padded with CONSTANT");
+  CHECK(q == std::vector<float>(12, -1));
+}
+
 void depth_space_rules() {
   // SPEC 3.8's example: depth {1,8,1,1} = 1..8, block 2 -> space DCR [[1,3],[5,7]],[[2,4],[6,8]], CRD in order.
   const std::vector<float> x{1, 2, 3, 4, 5, 6, 7, 8};
@@ -333,6 +378,7 @@ int main() {
   empty_arrays();
   cast_rules();
   tile_rules();
+  pad_rules();
   depth_space_rules();
   full_rules();
   unfold_rules();

@@ -64,6 +64,16 @@ void cast(const ConstArrayView& x, const ArrayView& out);
 /// dimension of x (none for a 0-d x: a copy). ValidationError "TileDesc.repeats[i]: ..." for a bad
 /// repeat, "out: expected shape ..." for an out of the wrong shape; nothing is written then.
 void tile(const ConstArrayView& x, const ArrayView& out, const std::vector<std::int64_t>& repeats);
+/// Padding1 (SPEC 3.6): out.shape[i] = x.shape[i] + start[i] + end[i] (one non-negative count per
+/// dimension of x, none for a 0-d x), out[c] = x[c - start] inside; outside `value` (CONSTANT,
+/// converted to x's dtype by the Cast rules) or the element EDGE, REFLECTION, SYMMETRIC or WRAP maps
+/// it to (numpy.pad's modes; pads wider than x fold periodically). ValidationError
+/// "PaddingDesc.<field>[i]: ..." for a wrong count or a negative pad, "out: ..." for an out of the
+/// wrong shape or dtype, and for a non-constant mode that pads a dimension of size 0; nothing is
+/// written then.
+void pad(const ConstArrayView& x, const ArrayView& out, const std::vector<std::int64_t>& start,
+         const std::vector<std::int64_t>& end, PaddingMode mode = PaddingMode::CONSTANT,
+         const Scalar& value = Scalar::from_int(DataType::INT64, 0));
 /// DepthToSpace (SPEC 3.8): x {N, C*b*b, H, W} -> out {N, C, H*b, W*b}, b = block_size (>= 1),
 /// out[n, c, h*b + bh, w*b + bw] = x[n, d, h, w] with d = (bh*b + bw)*C + c (DCR, ONNX's default)
 /// or (c*b + bh)*b + bw (CRD, torch pixel_shuffle). ValidationError for an x that is not 4-d, a

@@ -30,6 +30,7 @@ namespace strided {
   X(Scatter, index)            \
   X(ScatterND, index)          \
   X(Cast, copy)                \
+  X(Padding, copy)             \
   X(Tile, copy)                \
   X(SpaceToDepth, copy)        \
   X(DepthToSpace, copy)        \
@@ -281,6 +282,34 @@ struct CastDesc {
       "saturation for float -> int, round to nearest even, modulo 2^bits for int -> int).";
   static constexpr auto fields() {
     return std::make_tuple(desc_field("input", &CastDesc::input), desc_field("output", &CastDesc::output));
+  }
+};
+
+/// DML_PADDING_MODE: what Padding writes outside the input (SPEC 3.6).
+enum class PaddingMode : std::uint32_t { CONSTANT = 0, EDGE = 1, REFLECTION = 2, SYMMETRIC = 3, WRAP = 4 };
+
+/// DML_PADDING1_OPERATOR_DESC (and DML_PADDING_OPERATOR_DESC, its FLOAT value): the input placed at
+/// start_padding in an output of in.sizes + start_padding + end_padding, the rest by padding_mode.
+struct PaddingDesc {
+  TensorDesc input;
+  TensorDesc output;
+  PaddingMode padding_mode;
+  Scalar padding_value;                     // PaddingValueDataType + PaddingValue: the output's dtype
+  std::vector<std::int64_t> start_padding;  // StartPadding (DimensionCount values): UINT, any size
+  std::vector<std::int64_t> end_padding;    // EndPadding
+
+  static constexpr const char* name = "PaddingDesc";
+  static constexpr const char* doc =
+      "DML_PADDING1_OPERATOR_DESC / DML_PADDING_OPERATOR_DESC: out.sizes[i] = in.sizes[i] + start_padding[i] + "
+      "end_padding[i]; out[c] = in[c - start_padding] inside, and outside padding_value (CONSTANT) or the input "
+      "element that EDGE, REFLECTION, SYMMETRIC or WRAP maps it to (numpy.pad's edge, reflect, symmetric, wrap; "
+      "pads wider than the input fold periodically).";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &PaddingDesc::input), desc_field("output", &PaddingDesc::output),
+                           desc_field("padding_mode", &PaddingDesc::padding_mode),
+                           desc_field("padding_value", &PaddingDesc::padding_value),
+                           desc_field("start_padding", &PaddingDesc::start_padding),
+                           desc_field("end_padding", &PaddingDesc::end_padding));
   }
 };
 

@@ -14,6 +14,7 @@ from . import xla as xla
 _DTypeLike: TypeAlias = Union[DataType, str, np.dtype[Any], type[Any]]
 _LevelLike: TypeAlias = Union[FeatureLevel, int, str]
 _OrderLike: TypeAlias = Union[DepthSpaceOrder, int, str]
+_ModeLike: TypeAlias = Union[PaddingMode, int, str]
 _Ints: TypeAlias = Sequence[SupportsIndex]
 _Array: TypeAlias = npt.NDArray[Any]
 _ArrayT = TypeVar("_ArrayT", bound=npt.NDArray[Any])
@@ -78,6 +79,15 @@ class DepthSpaceOrder(enum.IntEnum):
     COLUMN_ROW_DEPTH = 1
     DCR = 0
     CRD = 1
+
+class PaddingMode(enum.IntEnum):
+    """DirectML's DML_PADDING_MODE: what Padding writes outside the input (SPEC 3.6)."""
+
+    CONSTANT = 0
+    EDGE = 1
+    REFLECTION = 2
+    SYMMETRIC = 3
+    WRAP = 4
 
 class Scalar(metaclass=_pybind11_type):
     """A value of one data type: DirectML's DML_SCALAR_UNION with its DML_TENSOR_DATA_TYPE."""
@@ -318,6 +328,29 @@ class CastDesc(_Desc):
     @property
     def output(self) -> TensorDesc: ...
 
+class PaddingDesc(_Desc):
+    def __init__(
+        self,
+        input: TensorDesc,
+        output: TensorDesc,
+        padding_mode: _ModeLike,
+        padding_value: Scalar | float,
+        start_padding: _Ints,
+        end_padding: _Ints,
+    ) -> None: ...
+    @property
+    def input(self) -> TensorDesc: ...
+    @property
+    def output(self) -> TensorDesc: ...
+    @property
+    def padding_mode(self) -> PaddingMode: ...
+    @property
+    def padding_value(self) -> Scalar: ...
+    @property
+    def start_padding(self) -> Tuple[int, ...]: ...
+    @property
+    def end_padding(self) -> Tuple[int, ...]: ...
+
 class TileDesc(_Desc):
     def __init__(self, input: TensorDesc, output: TensorDesc, repeats: _Ints) -> None: ...
     @property
@@ -415,6 +448,7 @@ _AnyDesc: TypeAlias = Union[
     ScatterDesc,
     ScatterNDDesc,
     CastDesc,
+    PaddingDesc,
     TileDesc,
     SpaceToDepthDesc,
     DepthToSpaceDesc,
@@ -471,6 +505,7 @@ def _to_dtype(arg0: object, /) -> DataType: ...
 def _to_level(arg0: object, /) -> Optional[FeatureLevel]: ...
 def _to_int(value: object, field: str) -> int: ...
 def _to_depth_space_order(value: object, field: str) -> DepthSpaceOrder: ...
+def _to_padding_mode(value: object, field: str) -> PaddingMode: ...
 
 _op_codes: dict[str, int]
 
