@@ -35,6 +35,7 @@ from ._core import (
     GatherNDDesc,
     IdentityDesc,
     JoinDesc,
+    NonzeroCoordinatesDesc,
     ScatterDesc,
     ScatterElementsDesc,
     ScatterNDDesc,
@@ -46,6 +47,7 @@ from ._core import (
 )
 from ._types import install_enum_helpers as _install_enum_helpers
 from ._functional import cast, copy, depth_to_space, join, slice, space_to_depth, split, tile
+from ._conveniences import argwhere, broadcast_to, center_crop_pad, compress, concat, flip, permute_dims
 from ._generate import full
 from ._index import gather, gather_elements, gather_nd, scatter, scatter_nd
 from . import xla
@@ -77,6 +79,7 @@ __all__ = [
     "GatherNDDesc",
     "IdentityDesc",
     "JoinDesc",
+    "NonzeroCoordinatesDesc",
     "ScatterDesc",
     "ScatterElementsDesc",
     "ScatterNDDesc",
@@ -88,13 +91,19 @@ __all__ = [
     "TensorDesc",
     "TileDesc",
     "ValidationError",
+    "argwhere",
+    "broadcast_to",
     "build_info",
     "calc_buffer_tensor_size",
     "cast",
+    "center_crop_pad",
     "cmake_dir",
     "compile",
+    "compress",
+    "concat",
     "copy",
     "depth_to_space",
+    "flip",
     "full",
     "gather",
     "gather_elements",
@@ -102,6 +111,7 @@ __all__ = [
     "get_num_threads",
     "join",
     "packed_strides",
+    "permute_dims",
     "plot_layout",
     "scatter",
     "scatter_nd",

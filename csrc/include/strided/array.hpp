@@ -6,6 +6,7 @@
 #include "strided/config.hpp"  // C++17 check first
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "strided/dtype.hpp"
@@ -78,6 +79,14 @@ void space_to_depth(const ConstArrayView& x, const ArrayView& out, std::int64_t 
 /// FillValueConstant: every element of out set to `value`, converted to out's dtype by the Cast
 /// rules (numpy.full, ONNX ConstantOfShape).
 void full(const ArrayView& out, const Scalar& value);
+/// NonzeroCoordinates as numpy.argwhere (SPEC 3.14.1): the coordinates of x's non-zero elements
+/// in row-major order (+0.0 and -0.0 are zero, NaN is not). x is read once; then `allocate(K)`
+/// is called once with the count K and returns the [K, x's ndim] result (any integer dtype that
+/// holds x's largest coordinate, any strides), which receives the coordinates. Returns K.
+/// ValidationError for a result of the wrong shape or dtype (nothing is written to it then).
+std::int64_t argwhere(const ConstArrayView& x, const std::function<ArrayView(std::int64_t)>& allocate);
+/// The same as a new row-major K x ndim vector of int64.
+std::vector<std::int64_t> argwhere(const ConstArrayView& x);
 
 /// Drops every cached plan (they are rebuilt on the next call).
 void clear_plan_cache();

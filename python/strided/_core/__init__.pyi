@@ -368,6 +368,15 @@ class FillValueConstantDesc(_Desc):
     @property
     def value(self) -> Scalar: ...
 
+class NonzeroCoordinatesDesc(_Desc):
+    def __init__(self, input: TensorDesc, output_count: TensorDesc, output_coordinates: TensorDesc) -> None: ...
+    @property
+    def input(self) -> TensorDesc: ...
+    @property
+    def output_count(self) -> TensorDesc: ...
+    @property
+    def output_coordinates(self) -> TensorDesc: ...
+
 _AnyDesc: TypeAlias = Union[
     IdentityDesc,
     SplitDesc,
@@ -384,6 +393,7 @@ _AnyDesc: TypeAlias = Union[
     SpaceToDepthDesc,
     DepthToSpaceDesc,
     FillValueConstantDesc,
+    NonzeroCoordinatesDesc,
 ]
 
 # ---- end of the generated descriptions ----
