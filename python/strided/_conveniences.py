@@ -137,9 +137,9 @@ def center_crop_pad(x: Any, shape: Any, axes: Optional[Sequence[int]] = None) ->
     if res.size:
         if padded:
             full(res.shape, 0, res.dtype, out=res)
-        inner = res[tuple(dst)]
+        inner = res[tuple(dst)] if dst else res  # (a 0-d array indexed by () is a scalar, not a view)
         if inner.size:
-            _core.copy(a[tuple(src)], inner)
+            _core.copy(a[tuple(src)] if src else a, inner)
     return res
 
 
