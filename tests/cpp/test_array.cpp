@@ -2,6 +2,7 @@
 // strided views (negative, zero and padded strides), the plan cache, in-place scatter, empty
 // arrays, and misuse giving typed errors with nothing written.
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -260,6 +261,44 @@ void plan_cache() {
   CHECK_EQ(plan_cache_size(), std::size_t{0});
 }
 
+void argwhere_rules() {
+  // SPEC 3.14.1's example read through a reversed row stride: x' = [[-0.0,3.5,0,-5.2],[1,0,0,2]].
+  const std::vector<float> x{1, 0, 0, 2, -0.0f, 3.5f, 0, -5.2f};
+  const std::vector<std::int64_t> got = argwhere(in(x, {2, 4}, {-4 * F, F}, 4));
+  CHECK(got == (std::vector<std::int64_t>{0, 1, 0, 3, 1, 0, 1, 3}));
+  // Into a caller's int32 result with strides (column-major), allocated once the count is known.
+  std::vector<std::int32_t> res(16, -1);
+  std::int64_t asked = -1;
+  const std::int64_t k = argwhere(in(x, {2, 4}, {4 * F, F}), [&](std::int64_t n) {
+    asked = n;
+    return ArrayView{DataType::INT32, res.data(), {n, 2}, {4, 8 * 4}};
+  });
+  CHECK_EQ(k, 4);
+  CHECK_EQ(asked, 4);
+  CHECK(std::vector<std::int32_t>(res.begin(), res.begin() + 4) == (std::vector<std::int32_t>{0, 0, 1, 1}));
+  CHECK(std::vector<std::int32_t>(res.begin() + 8, res.begin() + 12) == (std::vector<std::int32_t>{0, 3, 1, 3}));
+  CHECK_EQ(res[4], -1);
+  // NaN counts, a 0-d array gives K rows of no coordinates, an empty array none.
+  const std::vector<float> nan{0, std::numeric_limits<float>::quiet_NaN()};
+  CHECK(argwhere(in(nan, {2}, {F})) == (std::vector<std::int64_t>{1}));
+  CHECK_EQ(argwhere(in(nan, {}, {}, 1), [](std::int64_t n) { return ArrayView{DataType::INT64, nullptr, {n, 0}, {0, 8}}; }),
+           1);
+  CHECK(argwhere(in(nan, {0, 2}, {2 * F, F})).empty());
+  // A result of the wrong shape or a dtype too narrow: ValidationError, nothing written.
+  std::vector<std::int8_t> small(600, 7);
+  const std::vector<float> ones(300, 1.0f);
+  CHECK_THROWS(argwhere(in(ones, {300}, {F}), [&](std::int64_t n) {
+    return ArrayView{DataType::INT8, small.data(), {n, 1}, {1, 1}};
+  }), ValidationError, "INT8 cannot hold coordinate 299");
+  CHECK_THROWS(argwhere(in(ones, {300}, {F}), [&](std::int64_t n) {
+    return ArrayView{DataType::INT8, small.data(), {n, 2}, {2, 1}};
+  }), ValidationError, "out: expected shape (300, 1)");
+  CHECK_THROWS(argwhere(in(ones, {3}, {F}), [&](std::int64_t n) {
+    return ArrayView{DataType::FLOAT32, small.data(), {n, 1}, {4, 4}};
+  }), ValidationError, "integer dtype");
+  CHECK(small == std::vector<std::int8_t>(600, 7));
+}
+
 }  // namespace
 
 int main() {
@@ -273,6 +312,7 @@ int main() {
   tile_rules();
   depth_space_rules();
   full_rules();
+  argwhere_rules();
   plan_cache();
   return check::report();
 }
