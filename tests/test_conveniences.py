@@ -195,7 +195,9 @@ def test_center_crop_pad_misuse() -> None:
         sd.center_crop_pad(x, [2, 2], axes=[0, -2])
     with pytest.raises(sd.ValidationError, match=r"^center_crop_pad\.shape\[1\]: target must be non-negative, got -1"):
         sd.center_crop_pad(x, [2, -1])
-    with pytest.raises(sd.ValidationError, match=r"^center_crop_pad\.shape: must have one target per axis \(2\), got 1"):
+    with pytest.raises(
+        sd.ValidationError, match=r"^center_crop_pad\.shape: must have one target per axis \(2\), got 1"
+    ):
         sd.center_crop_pad(x, [2])
     with pytest.raises(sd.ValidationError, match=r"^center_crop_pad\.axes\[0\]: 2 is out of range"):
         sd.center_crop_pad(x, [2], axes=[2])

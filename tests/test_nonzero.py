@@ -142,7 +142,9 @@ def test_misuse() -> None:
 def test_description_rules() -> None:
     f = "float32"
     desc(f, [2, 3], [6, 2]).validate()
-    with pytest.raises(sd.ValidationError, match=r"^NonzeroCoordinatesDesc\.output_count\.dtype: must be UINT32, got INT32"):
+    with pytest.raises(
+        sd.ValidationError, match=r"^NonzeroCoordinatesDesc\.output_count\.dtype: must be UINT32, got INT32"
+    ):
         desc(f, [2, 3], [6, 2], count_dtype="int32").validate()
     with pytest.raises(sd.ValidationError, match=r"^NonzeroCoordinatesDesc\.output_count\.sizes: every size must be 1"):
         desc(f, [2, 3], [6, 2], count_sizes=[1, 2]).validate()
@@ -163,14 +165,18 @@ def test_description_rules() -> None:
         match=r"^NonzeroCoordinatesDesc\.output_coordinates\.sizes\[0\]: must equal the input's element count 6, got 5",
     ):
         desc(f, [2, 3], [5, 2]).validate()
-    with pytest.raises(sd.ValidationError, match=r"sizes\[1\]: N must be between .* = 2 and its dimension count 2, got 3"):
+    with pytest.raises(
+        sd.ValidationError, match=r"sizes\[1\]: N must be between .* = 2 and its dimension count 2, got 3"
+    ):
         desc(f, [2, 3], [6, 3]).validate()
     # N at least the effective rank (leading size-1 dimensions not counted), at least 1.
     with pytest.raises(sd.ValidationError, match=r"sizes\[1\]: N must be between max\(1, .*\) = 2 and .* 4, got 1"):
         desc(f, [1, 1, 2, 3], [6, 1]).validate()
     desc(f, [1, 1, 2, 3], [6, 2]).validate()
     desc(f, [1, 1, 1, 1], [1, 1]).validate()
-    with pytest.raises(sd.ValidationError, match=r"^NonzeroCoordinatesDesc\.output_coordinates\.strides\[0\]: an output"):
+    with pytest.raises(
+        sd.ValidationError, match=r"^NonzeroCoordinatesDesc\.output_coordinates\.strides\[0\]: an output"
+    ):
         desc(f, [2, 3], [6, 2], coord_strides=[0, 1]).validate()
     d = desc("int8", [2, 3], [6, 2])
     assert d.input.sizes == (2, 3) and d.output_count.sizes == (1,) and d.output_coordinates.sizes == (6, 2)
@@ -202,7 +208,9 @@ def test_min_feature_level(in_dtype, in_sizes, count_sizes, coord_sizes, level) 
 def test_level_messages() -> None:
     with pytest.raises(sd.ValidationError, match=r"needs feature level 3_0"):
         desc("float32", [1, 1, 2, 4], [1, 1, 8, 3], [1, 1, 1, 1]).validate("2_1")
-    with pytest.raises(sd.ValidationError, match=r"^NonzeroCoordinatesDesc\.input\.sizes: 2 dimensions need feature level"):
+    with pytest.raises(
+        sd.ValidationError, match=r"^NonzeroCoordinatesDesc\.input\.sizes: 2 dimensions need feature level"
+    ):
         desc("float32", [2, 4], [1, 1, 8, 2], [1, 1, 1, 1]).validate("3_1")
     with pytest.raises(
         sd.ValidationError, match=r"^NonzeroCoordinatesDesc\.output_count\.sizes: 1 dimensions need feature level"
@@ -213,7 +221,9 @@ def test_level_messages() -> None:
         d = desc(dt, [1, 1, 2, 3], [1, 1, 6, 2], [1, 1, 1, 1])
         d.validate()
         assert not any(d.is_valid_at(lv) for lv in FL)
-        with pytest.raises(sd.ValidationError, match=r"^NonzeroCoordinatesDesc\.input\.dtype: .* no DirectML feature level"):
+        with pytest.raises(
+            sd.ValidationError, match=r"^NonzeroCoordinatesDesc\.input\.dtype: .* no DirectML feature level"
+        ):
             d.min_feature_level
         x = np.array([[[[0, 5, 0], [7, 0, 1]]]], dt)
         count, coords = np.zeros(1, np.uint32), np.zeros((6, 2), np.uint32)

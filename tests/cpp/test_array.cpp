@@ -281,21 +281,22 @@ void argwhere_rules() {
   // NaN counts, a 0-d array gives K rows of no coordinates, an empty array none.
   const std::vector<float> nan{0, std::numeric_limits<float>::quiet_NaN()};
   CHECK(argwhere(in(nan, {2}, {F})) == (std::vector<std::int64_t>{1}));
-  CHECK_EQ(argwhere(in(nan, {}, {}, 1), [](std::int64_t n) { return ArrayView{DataType::INT64, nullptr, {n, 0}, {0, 8}}; }),
+  CHECK_EQ(argwhere(in(nan, {}, {}, 1),
+                    [](std::int64_t n) { return ArrayView{DataType::INT64, nullptr, {n, 0}, {0, 8}}; }),
            1);
   CHECK(argwhere(in(nan, {0, 2}, {2 * F, F})).empty());
   // A result of the wrong shape or a dtype too narrow: ValidationError, nothing written.
   std::vector<std::int8_t> small(600, 7);
   const std::vector<float> ones(300, 1.0f);
-  CHECK_THROWS(argwhere(in(ones, {300}, {F}), [&](std::int64_t n) {
-    return ArrayView{DataType::INT8, small.data(), {n, 1}, {1, 1}};
-  }), ValidationError, "INT8 cannot hold coordinate 299");
-  CHECK_THROWS(argwhere(in(ones, {300}, {F}), [&](std::int64_t n) {
-    return ArrayView{DataType::INT8, small.data(), {n, 2}, {2, 1}};
-  }), ValidationError, "out: expected shape (300, 1)");
-  CHECK_THROWS(argwhere(in(ones, {3}, {F}), [&](std::int64_t n) {
-    return ArrayView{DataType::FLOAT32, small.data(), {n, 1}, {4, 4}};
-  }), ValidationError, "integer dtype");
+  CHECK_THROWS(argwhere(in(ones, {300}, {F}),
+                        [&](std::int64_t n) { return ArrayView{DataType::INT8, small.data(), {n, 1}, {1, 1}}; }),
+               ValidationError, "INT8 cannot hold coordinate 299");
+  CHECK_THROWS(argwhere(in(ones, {300}, {F}),
+                        [&](std::int64_t n) { return ArrayView{DataType::INT8, small.data(), {n, 2}, {2, 1}}; }),
+               ValidationError, "out: expected shape (300, 1)");
+  CHECK_THROWS(argwhere(in(ones, {3}, {F}),
+                        [&](std::int64_t n) { return ArrayView{DataType::FLOAT32, small.data(), {n, 1}, {4, 4}}; }),
+               ValidationError, "integer dtype");
   CHECK(small == std::vector<std::int8_t>(600, 7));
 }
 

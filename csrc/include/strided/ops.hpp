@@ -33,7 +33,7 @@ namespace strided {
   X(Tile, copy)                \
   X(SpaceToDepth, copy)        \
   X(DepthToSpace, copy)        \
-  X(FillValueConstant, copy)    \
+  X(FillValueConstant, copy)   \
   X(NonzeroCoordinates, copy)
 
 /// DML_SCALAR_UNION with its data type (SPEC 1): the value's bits in the low itemsize(dtype)

@@ -166,9 +166,8 @@ void write_part(const Scan& sc, const std::int64_t* shape, int n, const Target& 
 template <class T>
 void write_rows(const Scan& sc, std::int64_t total, const std::int64_t* shape, int n, const Target& t,
                 std::int64_t zero_rows_to) {
-  index::parallel_parts(total, sc.parts, sc.threads, kWord, [&](int p, std::int64_t lo, std::int64_t hi) {
-    write_part<T>(sc, shape, n, t, p, lo, hi);
-  });
+  index::parallel_parts(total, sc.parts, sc.threads, kWord,
+                        [&](int p, std::int64_t lo, std::int64_t hi) { write_part<T>(sc, shape, n, t, p, lo, hi); });
   const std::int64_t K = sc.first.back();
   index::parallel_ranges(zero_rows_to - K, sc.threads, 1, [&](std::int64_t lo, std::int64_t hi) {
     for (std::int64_t j = K + lo; j < K + hi; ++j)
@@ -235,7 +234,8 @@ void check(const Rules& r, const NonzeroCoordinatesDesc& d) {
   for (int i = 0; i + 2 < m; ++i)
     if (co.sizes()[static_cast<std::size_t>(i)] != 1)
       r.fail(field_at("output_coordinates.sizes", static_cast<std::size_t>(i)), "leading sizes must be 1");
-  const std::int64_t rows = co.sizes()[static_cast<std::size_t>(m - 2)], cols = co.sizes()[static_cast<std::size_t>(m - 1)];
+  const std::int64_t rows = co.sizes()[static_cast<std::size_t>(m - 2)],
+                     cols = co.sizes()[static_cast<std::size_t>(m - 1)];
   if (static_cast<std::uint64_t>(rows) != in.element_count())
     r.fail(field_at("output_coordinates.sizes", static_cast<std::size_t>(m - 2)),
            "must equal the input's element count " + s(in.element_count()) + ", got " + s(rows));
@@ -275,7 +275,8 @@ namespace strided {
 
 std::int64_t argwhere(const ConstArrayView& x, const std::function<ArrayView(std::int64_t)>& allocate) {
   const detail::CallArray a = detail::call_array(x, "x");
-  const detail::Source s = detail::source_of(static_cast<const std::byte*>(a.data), a.dtype, a.shape, a.strides, a.ndim);
+  const detail::Source s =
+      detail::source_of(static_cast<const std::byte*>(a.data), a.dtype, a.shape, a.strides, a.ndim);
   detail::Scan sc;
   if (s.total > 0) sc = detail::scan(s, detail::resolve_threads(0));
   else sc.first.assign(1, 0);
