@@ -274,3 +274,15 @@ def test_many_threads_same_compiled() -> None:
         assert int(count[0]) == len(want) and (coords[: len(want)] == want).all() and not coords[len(want) :].any()
 
     run_threads(body, 4)
+
+
+def test_output_overlapping_the_input_reads_the_input_first() -> None:
+    d = desc("uint32", [4], [4, 1])
+    c = sd.compile(d)
+    buf = np.array([0, 5, 0, 7, 9, 9, 9, 9], np.uint32)
+    count = np.zeros(1, np.uint32)
+    c.execute([buf[:4]], [count, buf[:4].reshape(4, 1)])  # coordinates written over the input itself
+    assert int(count[0]) == 2 and buf.tolist() == [1, 3, 0, 0, 9, 9, 9, 9]
+    with pytest.raises(BufferError):
+        c.execute([buf[:4]], [buf[4:5], buf[4:8].reshape(4, 1)])  # the two outputs share memory
+    assert buf[4:].tolist() == [9, 9, 9, 9]
