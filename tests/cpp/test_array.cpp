@@ -300,6 +300,31 @@ void argwhere_rules() {
   CHECK(small == std::vector<std::int8_t>(600, 7));
 }
 
+void flip_permute_dims() {
+  const std::vector<float> x = iota(6);  // [[0,1,2],[3,4,5]]
+  std::vector<float> o(6, -1);
+  flip(in(x, {2, 3}, {3 * F, F}), out(o, {2, 3}, {3 * F, F}), {-1});
+  CHECK(o == (std::vector<float>{2, 1, 0, 5, 4, 3}));
+  flip(in(x, {2, 3}, {3 * F, F}), out(o, {2, 3}, {F, 2 * F}), {0, 1});  // column-major out
+  CHECK(o == (std::vector<float>{5, 2, 4, 1, 3, 0}));
+  permute_dims(in(x, {2, 3}, {3 * F, F}), out(o, {3, 2}, {2 * F, F}), {1, 0});
+  CHECK(o == (std::vector<float>{0, 3, 1, 4, 2, 5}));
+  permute_dims(in(x, {2, 3}, {-3 * F, F}, 3), out(o, {3, 2}, {2 * F, F}), {-1, -2});  // rows reversed
+  CHECK(o == (std::vector<float>{3, 0, 4, 1, 5, 2}));
+  std::vector<float> e;
+  flip(in(x, {0, 3}, {3 * F, F}), out(e, {0, 3}, {3 * F, F}), {0});
+  std::vector<float> keep(6, -1);
+  CHECK_THROWS(flip(in(x, {2, 3}, {3 * F, F}), out(keep, {2, 3}, {3 * F, F}), {0, -2}), ValidationError,
+               "flip.axes[1]: axis 0 is repeated");
+  CHECK_THROWS(flip(in(x, {2, 3}, {3 * F, F}), out(keep, {2, 3}, {3 * F, F}), {2}), ValidationError,
+               "flip.axes[0]: 2 is out of range");
+  CHECK_THROWS(permute_dims(in(x, {2, 3}, {3 * F, F}), out(keep, {2, 3}, {3 * F, F}), {1, 0}), ValidationError,
+               "out: expected shape (3, 2)");
+  CHECK_THROWS(permute_dims(in(x, {2, 3}, {3 * F, F}), out(keep, {3, 2}, {2 * F, F}), {0}), ValidationError,
+               "must be a permutation of 2");
+  CHECK(keep == std::vector<float>(6, -1));
+}
+
 }  // namespace
 
 int main() {
@@ -314,6 +339,7 @@ int main() {
   depth_space_rules();
   full_rules();
   argwhere_rules();
+  flip_permute_dims();
   plan_cache();
   return check::report();
 }

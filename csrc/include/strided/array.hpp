@@ -36,6 +36,13 @@ struct ArrayView {
 
 /// Identity: out = src, with src broadcast to out's sizes by numpy's rules (np.copyto).
 void copy(const ConstArrayView& src, const ArrayView& out);
+/// numpy.flip materialised: out = x reversed along each of `axes` (negative from the end; a repeated
+/// or out-of-range axis: ValidationError "flip.axes[i]: ..."); out has x's sizes, any strides.
+void flip(const ConstArrayView& x, const ArrayView& out, const std::vector<std::int64_t>& axes);
+/// The array API's permute_dims (numpy.transpose materialised): out.sizes[i] = x.sizes[axes[i]],
+/// out[c] = x[c permuted]; `axes` a permutation of x's dimensions (negative from the end).
+/// numpy.broadcast_to materialised is copy(); the array API's concat is join().
+void permute_dims(const ConstArrayView& x, const ArrayView& out, const std::vector<std::int64_t>& axes);
 /// Split: outs[k] gets x's range along `axis` (negative from the end); their sizes along it sum to x's.
 void split(const ConstArrayView& x, const std::vector<ArrayView>& outs, std::int64_t axis);
 /// Join: xs concatenated along `axis` (negative from the end) into out (numpy.concatenate).
