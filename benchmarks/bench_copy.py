@@ -683,6 +683,60 @@ def _():
     return lambda: op.execute(ins, outs)
 
 
+# ------------------------------------------------------------------ argwhere, flip, permute_dims
+# argwhere of 16M float32 elements, exactly half of them non-zero in a random pattern (8M rows of
+# int64 coordinates: bytes/second counts those written); a fresh result per call, as numpy's.
+_NZ = 16 * MiB
+
+
+def _nonzero_input(shape):
+    k = f"nz:{shape}"
+    if k not in _cache:
+        flags = np.random.default_rng(0).permutation(_NZ) < _NZ // 2
+        _cache[k] = np.where(flags, np.float32(1.5), np.float32(0)).reshape(shape)
+    return _cache[k]
+
+
+for _shape in [(4096, 4096), (_NZ,)]:
+    _group = f"argwhere f32 {'x'.join(map(str, _shape))}, 50% non-zero (int64 result)"
+    _bytes = (_NZ // 2) * len(_shape) * 8
+
+    @case(_group, "strided", _bytes)
+    def _(shape=_shape):
+        a = _nonzero_input(shape)
+        return lambda: sd.argwhere(a)
+
+    @case(_group, "numpy", _bytes)
+    def _(shape=_shape):
+        a = _nonzero_input(shape)
+        return lambda: np.argwhere(a)
+
+    if torch is not None:
+
+        @case(_group, "torch", _bytes)
+        def _(shape=_shape):
+            t = torch.from_numpy(_nonzero_input(shape))
+            return lambda: torch.nonzero(t)
+
+
+# flip and permute_dims materialise a view: numpy's equivalent is np.ascontiguousarray of it.
+_fresh(
+    "fresh flip both axes f32 4096x8192",
+    lambda: (lambda a: lambda: sd.flip(a))(f32("a2", (4096, 8192))),
+    lambda: (lambda a: lambda: np.ascontiguousarray(np.flip(a)))(f32("a2", (4096, 8192))),
+)
+_fresh(
+    "fresh permute_dims (1, 0) f32 4096x8192",
+    lambda: (lambda a: lambda: sd.permute_dims(a, (1, 0)))(f32("a2", (4096, 8192))),
+    lambda: (lambda a: lambda: np.ascontiguousarray(a.transpose(1, 0)))(f32("a2", (4096, 8192))),
+)
+_fresh(
+    "fresh permute_dims (2, 0, 1) f32 512x256x256",
+    lambda: (lambda a: lambda: sd.permute_dims(a, (2, 0, 1)))(f32("a3", (512, 256, 256))),
+    lambda: (lambda a: lambda: np.ascontiguousarray(a.transpose(2, 0, 1)))(f32("a3", (512, 256, 256))),
+)
+
+
 # ------------------------------------------------------------------ driver
 def register_all(selected: str) -> None:
     for group, name, nbytes, make in CASES:

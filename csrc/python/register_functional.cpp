@@ -325,6 +325,28 @@ PyMethodDef fast_methods[] = {
      "(1 <= out.shape[i] <= that). Returns a new C-contiguous array or out."},
     {nullptr, nullptr, 0, nullptr}};
 
+// ---------------------------------------------------------------- argwhere
+// strided::argwhere with the result made (from the result pool) once the count is known; the
+// scan and the writing run without the GIL.
+pyb::object argwhere(pyb::handle x, pyb::handle dtype) {
+  const Arr a = to_arr(x, "x", false);
+  const pyb::dtype dt = numpy_dtype(to_dtype(dtype));
+  const ConstArrayView v{a.dtype, a.data, {a.shape, a.shape + a.ndim}, {a.strides, a.strides + a.ndim}};
+  pyb::object res;
+  {
+    pyb::gil_scoped_release nogil;
+    strided::argwhere(v, [&](std::int64_t k) {
+      pyb::gil_scoped_acquire gil;
+      const std::vector<pyb::ssize_t> shape{static_cast<pyb::ssize_t>(k), static_cast<pyb::ssize_t>(a.ndim)};
+      ResultAllocScope pooled(static_cast<std::size_t>(k * a.ndim) * static_cast<std::size_t>(dt.itemsize()));
+      pyb::array r(dt, shape);
+      res = r;
+      return ArrayView{to_dtype(dt), r.mutable_data(), {k, a.ndim}, {r.strides(0), r.strides(1)}};
+    });
+  }
+  return res;
+}
+
 }  // namespace
 
 void add_raw_functions(pyb::module_& m, PyMethodDef* defs) {
@@ -391,6 +413,10 @@ void register_functional(pyb::module_& m) {
   m.def("join", &join, pyb::arg("arrays"), pyb::arg("axis") = 0, pyb::arg("out") = pyb::none(),
         "join($module, /, arrays, axis=0, out=None)\n--\n\n"
         "DirectML Join: concatenate arrays along axis (numpy.concatenate). Returns a new array or out.");
+  m.def("_argwhere", &argwhere, pyb::arg("x"), pyb::arg("dtype"),
+        "_argwhere($module, /, x, dtype)\n--\n\n"
+        "DirectML NonzeroCoordinates as numpy.argwhere: [count, x.ndim] coordinates of the non-zero elements "
+        "(row-major) in the integer dtype; sd.argwhere is the public form.");
 }
 
 }  // namespace strided::py

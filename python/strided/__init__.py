@@ -38,6 +38,7 @@ from ._core import (
     JoinDesc,
     MaxUnpoolingDesc,
     PaddingDesc,
+    NonzeroCoordinatesDesc,
     ScatterDesc,
     ScatterElementsDesc,
     ScatterNDDesc,
@@ -50,6 +51,7 @@ from ._core import (
 )
 from ._types import install_enum_helpers as _install_enum_helpers
 from ._functional import cast, copy, depth_to_space, join, pad, slice, space_to_depth, split, tile
+from ._conveniences import argwhere, broadcast_to, center_crop_pad, compress, concat, flip, permute_dims
 from ._generate import full
 from ._index import gather, gather_elements, gather_nd, scatter, scatter_nd
 from ._pooling import max_unpool, unfold
@@ -85,6 +87,7 @@ __all__ = [
     "MaxUnpoolingDesc",
     "PaddingDesc",
     "PaddingMode",
+    "NonzeroCoordinatesDesc",
     "ScatterDesc",
     "ScatterElementsDesc",
     "ScatterNDDesc",
@@ -97,13 +100,19 @@ __all__ = [
     "TileDesc",
     "UnfoldDesc",
     "ValidationError",
+    "argwhere",
+    "broadcast_to",
     "build_info",
     "calc_buffer_tensor_size",
     "cast",
+    "center_crop_pad",
     "cmake_dir",
     "compile",
+    "compress",
+    "concat",
     "copy",
     "depth_to_space",
+    "flip",
     "full",
     "gather",
     "gather_elements",
@@ -113,6 +122,7 @@ __all__ = [
     "max_unpool",
     "pad",
     "packed_strides",
+    "permute_dims",
     "plot_layout",
     "scatter",
     "scatter_nd",

@@ -2,6 +2,7 @@
 // strided views (negative, zero and padded strides), the plan cache, in-place scatter, empty
 // arrays, and misuse giving typed errors with nothing written.
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <utility>
 #include <vector>
@@ -367,6 +368,70 @@ void max_unpool_rules() {
   CHECK(q == std::vector<float>(16, -1));
 }
 
+void argwhere_rules() {
+  // SPEC 3.14.1's example read through a reversed row stride: x' = [[-0.0,3.5,0,-5.2],[1,0,0,2]].
+  const std::vector<float> x{1, 0, 0, 2, -0.0f, 3.5f, 0, -5.2f};
+  const std::vector<std::int64_t> got = argwhere(in(x, {2, 4}, {-4 * F, F}, 4));
+  CHECK(got == (std::vector<std::int64_t>{0, 1, 0, 3, 1, 0, 1, 3}));
+  // Into a caller's int32 result with strides (column-major), allocated once the count is known.
+  std::vector<std::int32_t> res(16, -1);
+  std::int64_t asked = -1;
+  const std::int64_t k = argwhere(in(x, {2, 4}, {4 * F, F}), [&](std::int64_t n) {
+    asked = n;
+    return ArrayView{DataType::INT32, res.data(), {n, 2}, {4, 8 * 4}};
+  });
+  CHECK_EQ(k, 4);
+  CHECK_EQ(asked, 4);
+  CHECK(std::vector<std::int32_t>(res.begin(), res.begin() + 4) == (std::vector<std::int32_t>{0, 0, 1, 1}));
+  CHECK(std::vector<std::int32_t>(res.begin() + 8, res.begin() + 12) == (std::vector<std::int32_t>{0, 3, 1, 3}));
+  CHECK_EQ(res[4], -1);
+  // NaN counts, a 0-d array gives K rows of no coordinates, an empty array none.
+  const std::vector<float> nan{0, std::numeric_limits<float>::quiet_NaN()};
+  CHECK(argwhere(in(nan, {2}, {F})) == (std::vector<std::int64_t>{1}));
+  CHECK_EQ(argwhere(in(nan, {}, {}, 1),
+                    [](std::int64_t n) { return ArrayView{DataType::INT64, nullptr, {n, 0}, {0, 8}}; }),
+           1);
+  CHECK(argwhere(in(nan, {0, 2}, {2 * F, F})).empty());
+  // A result of the wrong shape or a dtype too narrow: ValidationError, nothing written.
+  std::vector<std::int8_t> small(600, 7);
+  const std::vector<float> ones(300, 1.0f);
+  CHECK_THROWS(argwhere(in(ones, {300}, {F}),
+                        [&](std::int64_t n) { return ArrayView{DataType::INT8, small.data(), {n, 1}, {1, 1}}; }),
+               ValidationError, "INT8 cannot hold coordinate 299");
+  CHECK_THROWS(argwhere(in(ones, {300}, {F}),
+                        [&](std::int64_t n) { return ArrayView{DataType::INT8, small.data(), {n, 2}, {2, 1}}; }),
+               ValidationError, "out: expected shape (300, 1)");
+  CHECK_THROWS(argwhere(in(ones, {3}, {F}),
+                        [&](std::int64_t n) { return ArrayView{DataType::FLOAT32, small.data(), {n, 1}, {4, 4}}; }),
+               ValidationError, "integer dtype");
+  CHECK(small == std::vector<std::int8_t>(600, 7));
+}
+
+void flip_permute_dims() {
+  const std::vector<float> x = iota(6);  // [[0,1,2],[3,4,5]]
+  std::vector<float> o(6, -1);
+  flip(in(x, {2, 3}, {3 * F, F}), out(o, {2, 3}, {3 * F, F}), {-1});
+  CHECK(o == (std::vector<float>{2, 1, 0, 5, 4, 3}));
+  flip(in(x, {2, 3}, {3 * F, F}), out(o, {2, 3}, {F, 2 * F}), {0, 1});  // column-major out
+  CHECK(o == (std::vector<float>{5, 2, 4, 1, 3, 0}));
+  permute_dims(in(x, {2, 3}, {3 * F, F}), out(o, {3, 2}, {2 * F, F}), {1, 0});
+  CHECK(o == (std::vector<float>{0, 3, 1, 4, 2, 5}));
+  permute_dims(in(x, {2, 3}, {-3 * F, F}, 3), out(o, {3, 2}, {2 * F, F}), {-1, -2});  // rows reversed
+  CHECK(o == (std::vector<float>{3, 0, 4, 1, 5, 2}));
+  std::vector<float> e;
+  flip(in(x, {0, 3}, {3 * F, F}), out(e, {0, 3}, {3 * F, F}), {0});
+  std::vector<float> keep(6, -1);
+  CHECK_THROWS(flip(in(x, {2, 3}, {3 * F, F}), out(keep, {2, 3}, {3 * F, F}), {0, -2}), ValidationError,
+               "flip.axes[1]: axis 0 is repeated");
+  CHECK_THROWS(flip(in(x, {2, 3}, {3 * F, F}), out(keep, {2, 3}, {3 * F, F}), {2}), ValidationError,
+               "flip.axes[0]: 2 is out of range");
+  CHECK_THROWS(permute_dims(in(x, {2, 3}, {3 * F, F}), out(keep, {2, 3}, {3 * F, F}), {1, 0}), ValidationError,
+               "out: expected shape (3, 2)");
+  CHECK_THROWS(permute_dims(in(x, {2, 3}, {3 * F, F}), out(keep, {3, 2}, {2 * F, F}), {0}), ValidationError,
+               "must be a permutation of 2");
+  CHECK(keep == std::vector<float>(6, -1));
+}
+
 }  // namespace
 
 int main() {
@@ -383,6 +448,8 @@ int main() {
   full_rules();
   unfold_rules();
   max_unpool_rules();
+  argwhere_rules();
+  flip_permute_dims();
   plan_cache();
   return check::report();
 }

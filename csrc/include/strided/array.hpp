@@ -6,6 +6,7 @@
 #include "strided/config.hpp"  // C++17 check first
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "strided/dtype.hpp"
@@ -35,6 +36,13 @@ struct ArrayView {
 
 /// Identity: out = src, with src broadcast to out's sizes by numpy's rules (np.copyto).
 void copy(const ConstArrayView& src, const ArrayView& out);
+/// numpy.flip materialised: out = x reversed along each of `axes` (negative from the end; a repeated
+/// or out-of-range axis: ValidationError "flip.axes[i]: ..."); out has x's sizes, any strides.
+void flip(const ConstArrayView& x, const ArrayView& out, const std::vector<std::int64_t>& axes);
+/// The array API's permute_dims (numpy.transpose materialised): out.sizes[i] = x.sizes[axes[i]],
+/// out[c] = x[c permuted]; `axes` a permutation of x's dimensions (negative from the end).
+/// numpy.broadcast_to materialised is copy(); the array API's concat is join().
+void permute_dims(const ConstArrayView& x, const ArrayView& out, const std::vector<std::int64_t>& axes);
 /// Split: outs[k] gets x's range along `axis` (negative from the end); their sizes along it sum to x's.
 void split(const ConstArrayView& x, const std::vector<ArrayView>& outs, std::int64_t axis);
 /// Join: xs concatenated along `axis` (negative from the end) into out (numpy.concatenate).
@@ -88,6 +96,14 @@ void space_to_depth(const ConstArrayView& x, const ArrayView& out, std::int64_t 
 /// FillValueConstant: every element of out set to `value`, converted to out's dtype by the Cast
 /// rules (numpy.full, ONNX ConstantOfShape).
 void full(const ArrayView& out, const Scalar& value);
+/// NonzeroCoordinates as numpy.argwhere (SPEC 3.14.1): the coordinates of x's non-zero elements
+/// in row-major order (+0.0 and -0.0 are zero, NaN is not). x is read once; then `allocate(K)`
+/// is called once with the count K and returns the [K, x's ndim] result (any integer dtype that
+/// holds x's largest coordinate, any strides), which receives the coordinates. Returns K.
+/// ValidationError for a result of the wrong shape or dtype (nothing is written to it then).
+std::int64_t argwhere(const ConstArrayView& x, const std::function<ArrayView(std::int64_t)>& allocate);
+/// The same as a new row-major K x ndim vector of int64.
+std::vector<std::int64_t> argwhere(const ConstArrayView& x);
 
 /// MaxUnpooling (SPEC 3.14.2, ONNX MaxUnpool): out = 0, then out[p] = x[c] for p = indices[c], a
 /// row-major position over all of out (any shape; torch's max_pool2d indices count per N, C

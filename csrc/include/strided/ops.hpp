@@ -36,7 +36,8 @@ namespace strided {
   X(DepthToSpace, copy)        \
   X(FillValueConstant, copy)   \
   X(MaxUnpooling, index)       \
-  X(Unfold, copy)
+  X(Unfold, copy)              \
+  X(NonzeroCoordinates, copy)
 
 /// DML_SCALAR_UNION with its data type (SPEC 1): the value's bits in the low itemsize(dtype)
 /// bytes of `bits`, as the union holds them (FLOAT16: the binary16 pattern); higher bytes are
@@ -434,6 +435,27 @@ struct UnfoldDesc {
                            desc_field("strides", &UnfoldDesc::strides), desc_field("dilations", &UnfoldDesc::dilations),
                            desc_field("start_padding", &UnfoldDesc::start_padding),
                            desc_field("end_padding", &UnfoldDesc::end_padding));
+  }
+};
+
+/// DML_NONZERO_COORDINATES_OPERATOR_DESC (SPEC 3.14.1): output_count (UINT32, every size 1) gets
+/// K, the number of the input's non-zero elements (+0.0 and -0.0 are zero, NaN is not);
+/// output_coordinates (UINT32 {1,...,1, M, N}, M = the input's element count) gets in row j < K
+/// the last N coordinates of the j-th non-zero element in row-major order, zeros in rows j >= K.
+struct NonzeroCoordinatesDesc {
+  TensorDesc input;
+  TensorDesc output_count;
+  TensorDesc output_coordinates;
+
+  static constexpr const char* name = "NonzeroCoordinatesDesc";
+  static constexpr const char* doc =
+      "DML_NONZERO_COORDINATES_OPERATOR_DESC: output_count gets K = the number of non-zero input elements "
+      "(+0.0/-0.0 are zero, NaN is not); row j < K of output_coordinates {1,...,1, M, N} the last N "
+      "coordinates of the j-th non-zero element (row-major), rows j >= K zeros. Both outputs UINT32.";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &NonzeroCoordinatesDesc::input),
+                           desc_field("output_count", &NonzeroCoordinatesDesc::output_count),
+                           desc_field("output_coordinates", &NonzeroCoordinatesDesc::output_coordinates));
   }
 };
 
