@@ -386,7 +386,11 @@ def plot_layout(
     is_shape = hasattr(desc, "layout") and hasattr(desc, "dimensions")
     if is_shape:
         m = shape_memory_map(desc, values, max_cells=max_cells)
-        sizes, strides, _, _ = _shape_layout(desc)
+        if getattr(desc.layout, "tiles", ()):  # the row pitch of the tiled physical array
+            sizes = [int(d) for d in desc.physical_dimensions]
+            strides = [math.prod(sizes[i + 1 :]) for i in range(len(sizes))]
+        else:
+            sizes, strides, _, _ = _shape_layout(desc)
     else:
         m = memory_map(desc, values, max_cells=max_cells)
         sizes, strides = [int(s) for s in desc.sizes], [int(s) for s in desc.strides]
