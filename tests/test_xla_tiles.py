@@ -177,11 +177,11 @@ def test_spec_example_star_merge():
     flat = xla.Shape.parse("f32[112,110]{1,0:T(2,3)}")
     assert star.byte_size == flat.byte_size == 112 * 111 * 4
     idx = np.indices((2, 7, 8, 11, 10)).reshape(5, -1).T
-    for e in idx[:: 97]:
+    for e in idx[::97]:
         merged = ((e[0] * 7 + e[1]) * 8 + e[2], e[3] * 10 + e[4])
-        assert xla.multidimensional_index_to_linear_index(
-            star, tuple(e)
-        ) == xla.multidimensional_index_to_linear_index(flat, merged)
+        assert xla.multidimensional_index_to_linear_index(star, tuple(e)) == xla.multidimensional_index_to_linear_index(
+            flat, merged
+        )
     x = np.random.default_rng(0).standard_normal((2, 7, 8, 11, 10)).astype(np.float32)
     np.testing.assert_array_equal(xla.to_physical(x, star), xla.to_physical(x.reshape(112, 110), flat))
 
@@ -390,12 +390,16 @@ def test_input_strides():
     s = shape_of("f64", [4, 5], [0, 1], [(3, 2)], "ONE_PAD")
     for x in (base[::2, 1:11:2], base[::-2, ::-2][:4, :5], base.T[:5, :4].T, np.broadcast_to(base[0, :5], (4, 5))):
         assert x.shape == (4, 5)
-        np.testing.assert_array_equal(xla.to_physical(x, s), ref_physical(np.ascontiguousarray(x), [0, 1], [(3, 2)], 1.0))
+        np.testing.assert_array_equal(
+            xla.to_physical(x, s), ref_physical(np.ascontiguousarray(x), [0, 1], [(3, 2)], 1.0)
+        )
     # '*' over a view that cannot merge its dimensions (goes through a dense temporary).
     st = shape_of("f64", [4, 5, 3], [2, 1, 0], [("*", 4)])
     x = base[:4, ::-1][:, :5, None] * np.ones(3)[None, None, :]
     x = x.transpose(0, 1, 2)[:, :, ::-1]
-    np.testing.assert_array_equal(xla.to_physical(x, st), ref_physical(np.ascontiguousarray(x), [2, 1, 0], [("*", 4)], 0.0))
+    np.testing.assert_array_equal(
+        xla.to_physical(x, st), ref_physical(np.ascontiguousarray(x), [2, 1, 0], [("*", 4)], 0.0)
+    )
     y = np.asfortranarray(x)
     np.testing.assert_array_equal(xla.to_physical(y, st), ref_physical(x, [2, 1, 0], [("*", 4)], 0.0))
 

@@ -394,7 +394,8 @@ void register_xla(pyb::module_& parent) {
       [](pyb::handle s, pyb::handle dim) {
         return x::dimension_stride(to_shape(s, "dimension_stride.shape"), to_int(dim, "dimension_stride.dim"));
       },
-      pyb::arg("shape"), pyb::arg("dim"), "Physical stride of a dimension, in elements (ValidationError for a dimension a tile covers).");
+      pyb::arg("shape"), pyb::arg("dim"),
+      "Physical stride of a dimension, in elements (ValidationError for a dimension a tile covers).");
   m.def("to_physical", &to_physical, pyb::arg("x"), pyb::arg("shape"),
         "A new 1-d numpy buffer holding x in the shape's layout, padding filled with its padding value "
         "(UNKNOWN_PAD: zeros).");

@@ -5,8 +5,8 @@
 // covered dimension into (tile count, tile size) and a permutation moving the sizes minor: a
 // strided view of the tiled buffer, apart from a partial last tile, which is a second piece.
 #include <cstring>
-#include <optional>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "plan/copy_plan.hpp"
@@ -162,7 +162,8 @@ View dense(const std::vector<std::int64_t>& sizes, std::size_t item, std::vector
 // dst = src over src's sizes.
 void copy_view(const View& src, const View& dst, std::size_t item) {
   const std::uint64_t n = detail::checked_product(src.sizes);
-  if (n) strided::detail::copy_strided(item, src.sizes, src.ptr, src.strides, dst.ptr, dst.strides, threads_for(n * item));
+  if (n)
+    strided::detail::copy_strided(item, src.sizes, src.ptr, src.strides, dst.ptr, dst.strides, threads_for(n * item));
 }
 
 // Logical array (src, byte strides per logical dimension) -> tiled buffer, padding filled.
@@ -182,9 +183,9 @@ void pack_tiled(const Shape& s, const void* src, const std::vector<std::int64_t>
       copy_view(cur, d, item);
       merged = merge_view(prepended(d, st), st);
     }
-    View out = k + 1 == stages.size()
-                   ? View{static_cast<unsigned char*>(dst), st.out, row_major_strides(st.out, static_cast<std::int64_t>(item))}
-                   : dense(st.out, item, temps[k % 2]);
+    View out = k + 1 == stages.size() ? View{static_cast<unsigned char*>(dst), st.out,
+                                             row_major_strides(st.out, static_cast<std::int64_t>(item))}
+                                      : dense(st.out, item, temps[k % 2]);
     copy_stage(st, item, *merged, out, true);
     if (k == 0 && s.layout.padding_value != PaddingValue::UNKNOWN_PAD)  // only the first tile pads
       fill_stage_padding(st, padding_bytes(s.element_type, s.layout.padding_value), out.ptr);

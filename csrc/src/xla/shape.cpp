@@ -481,8 +481,8 @@ std::vector<std::int64_t> linear_index_to_multidimensional_index(const Shape& sh
   for (std::size_t d = 0; d < index.size(); ++d)
     if (index[d] >= shape.dimensions[d])
       throw IndexError("linear_index_to_multidimensional_index.linear_index: " + std::to_string(linear) +
-                       " lies in the padding (dimension " + std::to_string(d) + " index " +
-                            std::to_string(index[d]) + " >= its size " + std::to_string(shape.dimensions[d]) + ")");
+                       " lies in the padding (dimension " + std::to_string(d) + " index " + std::to_string(index[d]) +
+                       " >= its size " + std::to_string(shape.dimensions[d]) + ")");
   return index;
 }
 
