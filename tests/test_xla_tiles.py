@@ -99,8 +99,10 @@ def pad_value(t, pad):
 
 def ref_physical(x, m2m, tiles, fill):
     buf = np.full(ref_size(x.shape, m2m, tiles), fill, dtype=x.dtype)
-    if x.size:
-        idx = np.indices(x.shape).reshape(x.ndim, -1) if x.ndim else [np.zeros(1, np.int64)]
+    if x.ndim == 0:
+        buf[ref_linear([], (), m2m, tiles)] = x
+    elif x.size:
+        idx = np.indices(x.shape).reshape(x.ndim, -1)
         buf[ref_linear(list(idx), x.shape, m2m, tiles)] = x.reshape(-1)
     return buf
 
@@ -435,3 +437,42 @@ def test_buffer_errors():
 def test_describe_tiled():
     text = xla.Shape.parse("f32[3,5]{1,0:T(2,2)}").describe()
     assert "24 elements hold 15 logical elements" in text
+
+
+def _random_layout(rng):
+    rank = int(rng.integers(0, 4))
+    dims = [int(rng.integers(1, 6)) for _ in range(rank)]
+    m2m = [int(v) for v in rng.permutation(rank)]
+    k = int(rng.integers(1, rank + 2))
+    first = tuple("*" if j < k - 1 and rng.random() < 0.3 else int(rng.integers(1, 5)) for j in range(k))
+    tiles = [first]
+    if rng.random() < 0.5:  # a sub-tile dividing the first tile's sizes (its last dimensions)
+        sizes = [t for t in first if t != "*"]
+        j = int(rng.integers(1, len(sizes) + 1))
+        tiles.append(tuple(int(rng.choice([d for d in range(1, s + 1) if s % d == 0])) for s in sizes[-j:]))
+    return dims, m2m, tiles
+
+
+def test_random_layouts_against_reference():
+    rng = np.random.default_rng(1234)
+    for _ in range(150):
+        dims, m2m, tiles = _random_layout(rng)
+        s = shape_of("u16", dims, m2m, tiles, "ONE_PAD")
+        text = f"u16[{','.join(map(str, dims))}]{{{','.join(map(str, m2m))}:T{tiles_text(tiles)}}}"
+        assert str(s) == text and xla.Shape.parse(text) == shape_of("u16", dims, m2m, tiles)  # no padding text
+        assert s.physical_element_count == ref_size(dims, m2m, tiles)
+        x = sample("u16", dims, rng)
+        buf = xla.to_physical(x, s)
+        np.testing.assert_array_equal(buf, ref_physical(x, m2m, tiles, np.uint16(1)), err_msg=text)
+        np.testing.assert_array_equal(xla.from_physical(buf, s), x, err_msg=text)
+        # relayout to another random layout of the same dimensions (tiled or not) and back
+        m2 = [int(v) for v in rng.permutation(len(dims))]
+        t2 = [tuple(int(v) for v in rng.integers(1, 5, size=int(rng.integers(1, 3))))] if rng.random() < 0.7 else []
+        other = shape_of("u16", dims, m2, t2, "HIGHEST_PAD")
+        o = xla.relayout(buf, s, other)
+        np.testing.assert_array_equal(o, ref_physical(x, m2, t2, np.uint16(65535)) if t2 else xla.to_physical(x, other))
+        np.testing.assert_array_equal(xla.relayout(o, other, s), buf, err_msg=f"{text} {other}")
+        for e in np.ndindex(*dims):
+            lin = ref_linear(list(e), dims, m2m, tiles)
+            assert xla.multidimensional_index_to_linear_index(s, e) == lin, text
+            assert xla.linear_index_to_multidimensional_index(s, int(lin)) == tuple(e), text

@@ -13,6 +13,7 @@
 #include "runtime/runtime.hpp"
 #include "strided/error.hpp"
 #include "strided/xla.hpp"
+#include "view/view.hpp"
 #include "xla/xla_internal.hpp"
 
 namespace strided::xla {
@@ -30,11 +31,22 @@ int threads_for(std::uint64_t bytes) {
   return strided::detail::threads_for_bytes(bytes, strided::detail::resolve_threads(0));
 }
 
-// A strided view: sizes and byte strides over a base pointer.
-struct View {
-  unsigned char* ptr;
-  std::vector<std::int64_t> sizes, strides;
+namespace va = strided::detail;  // the view algebra (view/view.hpp)
+
+// A view of the algebra over a raw buffer: its element (0,...,0) at base + where.offset.
+struct Buf {
+  unsigned char* base;
+  va::View v;
+  unsigned char* at() const { return base + v.where.offset; }
 };
+
+Buf buf_of(void* base, DataType dt, std::vector<std::int64_t> sizes, std::vector<std::int64_t> strides) {
+  Buf b{static_cast<unsigned char*>(base), {}};
+  b.v.dtype = dt;
+  b.v.sizes = std::move(sizes);
+  b.v.strides = std::move(strides);
+  return b;
+}
 
 std::vector<std::int64_t> row_major_strides(const std::vector<std::int64_t>& sizes, std::int64_t item) {
   std::vector<std::int64_t> st(sizes.size());
@@ -46,124 +58,103 @@ std::vector<std::int64_t> row_major_strides(const std::vector<std::int64_t>& siz
   return st;
 }
 
-// Merges a stage's input dimensions at `*` when the view allows it (a dimension's stride equals
-// the next one's extent times its stride; size-1 dimensions fit anywhere). nullopt otherwise.
-std::optional<View> merge_view(const View& v, const detail::TileStage& st) {
-  View m{v.ptr, {}, {}};
-  for (std::size_t i = 0; i < v.sizes.size();) {
-    std::size_t j = i;
-    while (j + 1 < v.sizes.size() && st.group[j + 1] == st.group[i]) ++j;
-    std::int64_t size = v.sizes[j], stride = v.strides[j];
-    for (std::size_t k = j; k-- > i;) {
-      if (v.sizes[k] == 1) continue;
-      if (size == 1) {
-        size = v.sizes[k];
-        stride = v.strides[k];
-        continue;
-      }
-      if (v.strides[k] != size * stride) return std::nullopt;
-      size *= v.sizes[k];
-    }
-    m.sizes.push_back(size);
-    m.strides.push_back(stride);
-    i = j + 1;
-  }
-  return m;
-}
-
-// Copies the array between `merged` (a view over a stage's merged dimensions, the logical side)
-// and `tiled` (a view over the stage's output): the split of each covered dimension m by its tile
-// t as (count, size) pieces, the full tiles and, when t does not divide m, the partial last one.
-// to_tiled: merged -> tiled; otherwise tiled -> merged.
-void copy_stage(const detail::TileStage& st, std::size_t item, const View& merged, const View& tiled, bool to_tiled) {
-  const std::size_t nt = st.tile.size(), first = st.first;
-  for (unsigned piece = 0; piece < (1u << nt); ++piece) {  // bit c: the partial tile of dimension c
-    std::vector<std::int64_t> sizes, ms, ts;
-    std::int64_t moff = 0, toff = 0;
-    bool empty = false;
-    for (std::size_t i = 0; i < first; ++i) {
-      sizes.push_back(merged.sizes[i]);
-      ms.push_back(merged.strides[i]);
-      ts.push_back(tiled.strides[i]);
-    }
-    std::vector<std::int64_t> lo_sizes;
-    for (std::size_t c = 0; c < nt; ++c) {
-      const std::int64_t m = merged.sizes[first + c], t = st.tile[c], full = m / t;
-      const bool partial = (piece >> c) & 1u;
-      if (partial ? m % t == 0 : full == 0) empty = true;
-      sizes.push_back(partial ? 1 : full);
-      ms.push_back(merged.strides[first + c] * t);
-      ts.push_back(tiled.strides[first + c]);
-      lo_sizes.push_back(partial ? m % t : t);
-      if (partial) {
-        moff += full * t * merged.strides[first + c];
-        toff += full * tiled.strides[first + c];
-      }
-    }
-    if (empty) continue;
-    for (std::size_t c = 0; c < nt; ++c) {
-      sizes.push_back(lo_sizes[c]);
-      ms.push_back(merged.strides[first + c]);
-      ts.push_back(tiled.strides[first + nt + c]);
-    }
-    const std::uint64_t n = detail::checked_product(sizes);
-    if (n == 0) continue;
-    unsigned char* mp = merged.ptr + moff;
-    unsigned char* tp = tiled.ptr + toff;
-    if (to_tiled) strided::detail::copy_strided(item, sizes, mp, ms, tp, ts, threads_for(n * item));
-    else strided::detail::copy_strided(item, sizes, tp, ts, mp, ms, threads_for(n * item));
-  }
-}
-
-// Writes `pattern` into the partial-tile padding of a stage's output (dense, row-major at
-// `out`): for each covered dimension with a partial tile, the box (last count, sizes past the
-// end), every other dimension whole. Boxes overlap only in padding.
-void fill_stage_padding(const detail::TileStage& st, const std::vector<unsigned char>& pattern, unsigned char* out) {
-  const std::size_t item = pattern.size(), nt = st.tile.size();
-  const auto strides = row_major_strides(st.out, static_cast<std::int64_t>(item));
-  const std::vector<std::int64_t> zero(st.out.size(), 0);
-  for (std::size_t c = 0; c < nt; ++c) {
-    const std::int64_t m = st.merged[st.first + c], t = st.tile[c];
-    if (m % t == 0) continue;
-    auto sizes = st.out;
-    sizes[st.first + c] = 1;
-    sizes[st.first + nt + c] = t - m % t;
-    const std::uint64_t n = detail::checked_product(sizes);
-    if (n == 0) continue;
-    unsigned char* at = out + (m / t) * strides[st.first + c] + (m % t) * strides[st.first + nt + c];
-    strided::detail::copy_strided(item, sizes, pattern.data(), zero, at, strides, threads_for(n * item));
-  }
-}
-
-// `v` with the stage's prepended size-1 dimensions.
-View prepended(View v, const detail::TileStage& st) {
-  v.sizes.insert(v.sizes.begin(), st.prepend, 1);
-  v.strides.insert(v.strides.begin(), st.prepend, 0);
-  return v;
-}
-
-// The logical view (element (0,...,0) at ptr, byte strides per logical dimension) in physical order.
-View physical_view(const Shape& s, unsigned char* ptr, const std::vector<std::int64_t>& strides) {
-  View v{ptr, {}, {}};
-  for (auto it = s.layout.minor_to_major.rbegin(); it != s.layout.minor_to_major.rend(); ++it) {
-    v.sizes.push_back(s.dimensions[static_cast<std::size_t>(*it)]);
-    v.strides.push_back(strides[static_cast<std::size_t>(*it)]);
-  }
-  return v;
-}
-
 // A dense row-major array of `sizes` in `store`, zero-initialised (so UNKNOWN_PAD padding that
 // moves through a temporary reads as zeros).
-View dense(const std::vector<std::int64_t>& sizes, std::size_t item, std::vector<unsigned char>& store) {
-  store.assign(static_cast<std::size_t>(detail::checked_product(sizes) * item), 0);
-  return View{store.data(), sizes, row_major_strides(sizes, static_cast<std::int64_t>(item))};
+Buf dense(const std::vector<std::int64_t>& sizes, DataType dt, std::vector<unsigned char>& store) {
+  const auto item = static_cast<std::int64_t>(itemsize(dt));
+  store.assign(static_cast<std::size_t>(detail::checked_product(sizes) * static_cast<std::uint64_t>(item)), 0);
+  return buf_of(store.data(), dt, sizes, row_major_strides(sizes, item));
 }
 
 // dst = src over src's sizes.
-void copy_view(const View& src, const View& dst, std::size_t item) {
-  const std::uint64_t n = detail::checked_product(src.sizes);
-  if (n)
-    strided::detail::copy_strided(item, src.sizes, src.ptr, src.strides, dst.ptr, dst.strides, threads_for(n * item));
+void copy_buf(const Buf& src, const Buf& dst) {
+  const std::uint64_t n = detail::checked_product(src.v.sizes);
+  if (n == 0) return;
+  const std::size_t item = src.v.width();
+  strided::detail::copy_strided(item, src.v.sizes, src.at(), src.v.strides, dst.at(), dst.v.strides,
+                                threads_for(n * item));
+}
+
+// `b` (a stage's input, prepended) with its dimensions merged at `*` (va::merge), when the
+// strides allow it; nullopt otherwise. Groups are merged from the last so indices stay valid.
+std::optional<Buf> merge_groups(Buf b, const detail::TileStage& st) {
+  for (std::size_t k = st.group.size(); k-- > 1;) {
+    if (st.group[k - 1] != st.group[k]) continue;
+    const auto& v = b.v;  // dimension k holds the already merged more minor part of the group
+    const auto a = k - 1;
+    if (v.sizes[a] != 1 && v.sizes[k] != 1 && v.strides[a] != v.sizes[k] * v.strides[k]) return std::nullopt;
+    b.v = va::merge(b.v, static_cast<int>(a));
+  }
+  return b;
+}
+
+// Copies the array between `merged` (a stage's merged dimensions, the logical side) and
+// `tiled` (the stage's output): each covered dimension m is split (split_dim) by its tile t into
+// (count, size) and the sizes are permuted minor; the full tiles are one piece and, when t does
+// not divide m, the partial last tile of each such dimension another (narrow).
+void copy_stage(const detail::TileStage& st, const Buf& merged, const Buf& tiled, bool to_tiled) {
+  const std::size_t nt = st.tile.size(), first = st.first;
+  std::vector<int> order;  // [uncovered, counts, sizes] from [uncovered, (count, size)...]
+  for (std::size_t i = 0; i < first; ++i) order.push_back(static_cast<int>(i));
+  for (std::size_t c = 0; c < 2 * nt; ++c)
+    order.push_back(static_cast<int>(first + (c < nt ? 2 * c : 2 * (c - nt) + 1)));
+  for (unsigned piece = 0; piece < (1u << nt); ++piece) {  // bit c: the partial tile of dimension c
+    va::View m = merged.v, t = tiled.v;
+    bool empty = false;
+    for (std::size_t c = nt; c-- > 0 && !empty;) {  // from the last: earlier axes keep their place
+      const int axis = static_cast<int>(first + c), count = axis, size = static_cast<int>(first + nt + c);
+      const std::int64_t tc = st.tile[c], full = m.sizes[first + c] / tc, rem = m.sizes[first + c] % tc;
+      if ((piece >> c) & 1u) {
+        empty = rem == 0;
+        if (empty) break;
+        m = va::split_dim(va::narrow(m, axis, full * tc, rem), axis, rem);
+        t = va::narrow(va::narrow(t, count, full, 1), size, 0, rem);
+      } else {
+        empty = full == 0;
+        if (empty) break;
+        m = va::split_dim(va::narrow(m, axis, 0, full * tc), axis, tc);
+        t = va::narrow(t, count, 0, full);
+      }
+    }
+    if (empty) continue;
+    const Buf mp{merged.base, va::permute(m, order)}, tp{tiled.base, t};
+    if (to_tiled) copy_buf(mp, tp);
+    else copy_buf(tp, mp);
+  }
+}
+
+// Writes `pattern` into the partial-tile padding of a stage's output (dense `out`): for each
+// covered dimension with a partial tile, its last count and the sizes past the end, every other
+// dimension whole. The boxes overlap only in padding.
+void fill_stage_padding(const detail::TileStage& st, const std::vector<unsigned char>& pattern, const Buf& out) {
+  const std::size_t item = pattern.size(), nt = st.tile.size();
+  for (std::size_t c = 0; c < nt; ++c) {
+    const std::int64_t m = st.merged[st.first + c], tc = st.tile[c];
+    if (m % tc == 0) continue;
+    const va::View v = va::narrow(va::narrow(out.v, static_cast<int>(st.first + c), m / tc, 1),
+                                  static_cast<int>(st.first + nt + c), m % tc, tc - m % tc);
+    const std::uint64_t n = detail::checked_product(v.sizes);
+    if (n == 0) continue;
+    const std::vector<std::int64_t> zero(v.sizes.size(), 0);
+    strided::detail::copy_strided(item, v.sizes, pattern.data(), zero, out.base + v.where.offset, v.strides,
+                                  threads_for(n * item));
+  }
+}
+
+// The logical array (element (0,...,0) at ptr, byte strides per logical dimension) in physical
+// order (major to minor).
+Buf physical_view(const Shape& s, const void* ptr, const std::vector<std::int64_t>& strides) {
+  const Buf logical = buf_of(const_cast<void*>(ptr), to_data_type(s.element_type), s.dimensions, strides);
+  std::vector<int> order;
+  for (auto it = s.layout.minor_to_major.rbegin(); it != s.layout.minor_to_major.rend(); ++it)
+    order.push_back(static_cast<int>(*it));
+  return Buf{logical.base, va::permute(logical.v, order)};
+}
+
+// `b` with the stage's leading size-1 dimensions.
+Buf prepended(Buf b, const detail::TileStage& st) {
+  va::align_right(b.v, b.v.ndim() + static_cast<int>(st.prepend));
+  return b;
 }
 
 // Logical array (src, byte strides per logical dimension) -> tiled buffer, padding filled.
@@ -171,24 +162,24 @@ void copy_view(const View& src, const View& dst, std::size_t item) {
 // temporary otherwise; a view that cannot merge at `*` is first made dense.
 void pack_tiled(const Shape& s, const void* src, const std::vector<std::int64_t>& src_strides, void* dst) {
   const auto stages = detail::tile_stages(s, "pack.shape");
-  const std::size_t item = primitive_type_size(s.element_type);
+  const DataType dt = to_data_type(s.element_type);
   if (detail::checked_product(s.dimensions) == 0) return;  // then the buffer is empty too
   std::vector<unsigned char> scratch, temps[2];
-  View cur = physical_view(s, static_cast<unsigned char*>(const_cast<void*>(src)), src_strides);
+  Buf cur = physical_view(s, src, src_strides);
   for (std::size_t k = 0; k < stages.size(); ++k) {
     const auto& st = stages[k];
-    std::optional<View> merged = merge_view(prepended(cur, st), st);
+    std::optional<Buf> merged = merge_groups(prepended(cur, st), st);
     if (!merged) {  // only the caller's view can refuse: the temporaries are dense
-      const View d = dense(cur.sizes, item, scratch);
-      copy_view(cur, d, item);
-      merged = merge_view(prepended(d, st), st);
+      const Buf d = dense(cur.v.sizes, dt, scratch);
+      copy_buf(cur, d);
+      merged = merge_groups(prepended(d, st), st);
     }
-    View out = k + 1 == stages.size() ? View{static_cast<unsigned char*>(dst), st.out,
-                                             row_major_strides(st.out, static_cast<std::int64_t>(item))}
-                                      : dense(st.out, item, temps[k % 2]);
-    copy_stage(st, item, *merged, out, true);
+    const Buf out = k + 1 == stages.size()
+                        ? buf_of(dst, dt, st.out, row_major_strides(st.out, static_cast<std::int64_t>(itemsize(dt))))
+                        : dense(st.out, dt, temps[k % 2]);
+    copy_stage(st, *merged, out, true);
     if (k == 0 && s.layout.padding_value != PaddingValue::UNKNOWN_PAD)  // only the first tile pads
-      fill_stage_padding(st, padding_bytes(s.element_type, s.layout.padding_value), out.ptr);
+      fill_stage_padding(st, padding_bytes(s.element_type, s.layout.padding_value), out);
     cur = out;
   }
 }
@@ -198,24 +189,22 @@ void pack_tiled(const Shape& s, const void* src, const std::vector<std::int64_t>
 // temporary when dst's view cannot merge at `*`).
 void unpack_tiled(const Shape& s, const void* src, void* dst, const std::vector<std::int64_t>& dst_strides) {
   const auto stages = detail::tile_stages(s, "unpack.shape");
-  const std::size_t item = primitive_type_size(s.element_type);
+  const DataType dt = to_data_type(s.element_type);
   if (detail::checked_product(s.dimensions) == 0) return;
   const auto& fin = stages.back().out;
-  View cur{static_cast<unsigned char*>(const_cast<void*>(src)), fin,
-           row_major_strides(fin, static_cast<std::int64_t>(item))};
+  Buf cur = buf_of(const_cast<void*>(src), dt, fin, row_major_strides(fin, static_cast<std::int64_t>(itemsize(dt))));
   std::vector<unsigned char> scratch, temps[2];
   for (std::size_t k = stages.size(); k-- > 0;) {
     const auto& st = stages[k];
     // The stage's input, where this step writes.
-    const View target = k > 0 ? dense(stages[k - 1].out, item, temps[k % 2])
-                              : physical_view(s, static_cast<unsigned char*>(dst), dst_strides);
-    std::optional<View> merged = merge_view(prepended(target, st), st);
+    const Buf target = k > 0 ? dense(stages[k - 1].out, dt, temps[k % 2]) : physical_view(s, dst, dst_strides);
+    std::optional<Buf> merged = merge_groups(prepended(target, st), st);
     if (!merged) {  // only dst can refuse: the temporaries are dense
-      const View d = dense(target.sizes, item, scratch);
-      copy_stage(st, item, *merge_view(prepended(d, st), st), cur, false);
-      copy_view(d, target, item);
+      const Buf d = dense(target.v.sizes, dt, scratch);
+      copy_stage(st, *merge_groups(prepended(d, st), st), cur, false);
+      copy_buf(d, target);
     } else {
-      copy_stage(st, item, *merged, cur, false);
+      copy_stage(st, *merged, cur, false);
     }
     cur = target;
   }
@@ -273,7 +262,9 @@ void fill_padding_unchecked(const Shape& s, void* buf) {
 }
 
 void fill_padding_unchecked_tiled(const Shape& s, const detail::TileStage& st, void* buf) {
-  fill_stage_padding(st, padding_bytes(s.element_type, s.layout.padding_value), static_cast<unsigned char*>(buf));
+  const DataType dt = to_data_type(s.element_type);
+  fill_stage_padding(st, padding_bytes(s.element_type, s.layout.padding_value),
+                     buf_of(buf, dt, st.out, row_major_strides(st.out, static_cast<std::int64_t>(itemsize(dt)))));
 }
 
 }  // namespace
@@ -310,11 +301,10 @@ void fill_padding(const Shape& shape, void* buf, std::size_t buf_bytes) {
     if (stages.size() == 1) {
       fill_padding_unchecked_tiled(shape, stages[0], buf);
     } else {  // the padding is scattered by the sub-tiles: unpack and pack again
-      const std::size_t item = primitive_type_size(shape.element_type);
       std::vector<unsigned char> logical;
-      const View d = dense(shape.dimensions, item, logical);
-      unpack_tiled(shape, buf, d.ptr, d.strides);
-      pack_tiled(shape, d.ptr, d.strides, buf);
+      const Buf d = dense(shape.dimensions, to_data_type(shape.element_type), logical);
+      unpack_tiled(shape, buf, d.at(), d.v.strides);
+      pack_tiled(shape, d.at(), d.v.strides, buf);
     }
     return;
   }
@@ -372,11 +362,10 @@ void relayout(const Shape& src, const void* src_buf, std::size_t src_bytes, cons
     unpack_tiled(src, src_buf, dst_buf, byte_strides(dst));
     fill_padding_unchecked(dst, dst_buf);
   } else {  // tiled to tiled through a dense logical temporary
-    const std::size_t item = primitive_type_size(src.element_type);
     std::vector<unsigned char> logical;
-    const View d = dense(src.dimensions, item, logical);
-    unpack_tiled(src, src_buf, d.ptr, d.strides);
-    pack_tiled(dst, d.ptr, d.strides, dst_buf);
+    const Buf d = dense(src.dimensions, to_data_type(src.element_type), logical);
+    unpack_tiled(src, src_buf, d.at(), d.v.strides);
+    pack_tiled(dst, d.at(), d.v.strides, dst_buf);
   }
 }
 
