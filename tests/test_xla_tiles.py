@@ -476,3 +476,15 @@ def test_random_layouts_against_reference():
             lin = ref_linear(list(e), dims, m2m, tiles)
             assert xla.multidimensional_index_to_linear_index(s, e) == lin, text
             assert xla.linear_index_to_multidimensional_index(s, int(lin)) == tuple(e), text
+
+
+def test_long_tiles_and_overflow():
+    # A tile longer than 32 entries (the pieces are counted per dimension with a partial tile).
+    s = xla.Shape.parse("f32[3,2]{1,0:T(" + ",".join(["1"] * 40) + ",2)}")
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)
+    assert s.byte_size == 24
+    np.testing.assert_array_equal(xla.to_physical(x, s), x.ravel())
+    np.testing.assert_array_equal(xla.from_physical(xla.to_physical(x, s), s), x)
+    for text in ("f32[3]{0:T(9223372036854775807)}", "f32[3,5]{1,0:T(" + ",".join(["3"] * 40) + ",2)}"):
+        with pytest.raises(sd.ValidationError, match="overflows 63 bits"):
+            xla.Shape.parse(text)

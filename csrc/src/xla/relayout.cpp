@@ -98,25 +98,29 @@ void copy_stage(const detail::TileStage& st, const Buf& merged, const Buf& tiled
   for (std::size_t i = 0; i < first; ++i) order.push_back(static_cast<int>(i));
   for (std::size_t c = 0; c < 2 * nt; ++c)
     order.push_back(static_cast<int>(first + (c < nt ? 2 * c : 2 * (c - nt) + 1)));
-  for (unsigned piece = 0; piece < (1u << nt); ++piece) {  // bit c: the partial tile of dimension c
+  // A dimension with full tiles and a partial one gives two pieces, any other one: at most 39
+  // dimensions can give two (each is >= 3 and the validated buffer holds their product).
+  std::vector<int> partial(nt, 0), both;
+  for (std::size_t c = 0; c < nt; ++c) {
+    const std::int64_t m = merged.v.sizes[first + c], tc = st.tile[c];
+    if (m == 0) return;
+    if (m >= tc && m % tc != 0) both.push_back(static_cast<int>(c));
+    partial[c] = m < tc;
+  }
+  for (std::uint64_t piece = 0; piece < (std::uint64_t{1} << both.size()); ++piece) {
+    for (std::size_t b = 0; b < both.size(); ++b) partial[static_cast<std::size_t>(both[b])] = (piece >> b) & 1u;
     va::View m = merged.v, t = tiled.v;
-    bool empty = false;
-    for (std::size_t c = nt; c-- > 0 && !empty;) {  // from the last: earlier axes keep their place
+    for (std::size_t c = nt; c-- > 0;) {  // from the last: earlier axes keep their place
       const int axis = static_cast<int>(first + c), count = axis, size = static_cast<int>(first + nt + c);
       const std::int64_t tc = st.tile[c], full = m.sizes[first + c] / tc, rem = m.sizes[first + c] % tc;
-      if ((piece >> c) & 1u) {
-        empty = rem == 0;
-        if (empty) break;
+      if (partial[c]) {
         m = va::split_dim(va::narrow(m, axis, full * tc, rem), axis, rem);
         t = va::narrow(va::narrow(t, count, full, 1), size, 0, rem);
       } else {
-        empty = full == 0;
-        if (empty) break;
         m = va::split_dim(va::narrow(m, axis, 0, full * tc), axis, tc);
         t = va::narrow(t, count, 0, full);
       }
     }
-    if (empty) continue;
     const Buf mp{merged.base, va::permute(m, order)}, tp{tiled.base, t};
     if (to_tiled) copy_buf(mp, tp);
     else copy_buf(tp, mp);
