@@ -735,6 +735,56 @@ _fresh(
     lambda: (lambda a: lambda: sd.permute_dims(a, (2, 0, 1)))(f32("a3", (512, 256, 256))),
     lambda: (lambda a: lambda: np.ascontiguousarray(a.transpose(2, 0, 1)))(f32("a3", (512, 256, 256))),
 )
+# ------------------------------------------------------------------ XLA tiled layouts
+# f32[1024,1024]{1,0:T(8,128)} (SPEC 5.1, the TPU's float tiling): 4 MiB, a (128,8,8,128)
+# permuted copy. Fresh results (as xla.to_physical returns); numpy/torch spell the same
+# reshape+transpose+copy; the memcpy row moves the same 4 MiB between preallocated buffers.
+XLA_T = "f32[1024,1024]{1,0:T(8,128)}"
+XLA_G = f"xla {XLA_T} (4 MiB)"
+XLA_BYTES = 4 * MiB
+
+
+def _xla_x():
+    return f32("xla_x", (1024, 1024))
+
+
+@case(XLA_G, "memcpy 4 MiB (--threads, preallocated)", XLA_BYTES)
+def _():
+    s, d = arr("xla_m", XLA_BYTES, np.uint8), arr("xla_mo", XLA_BYTES, np.uint8, False)
+    return lambda: _core._memcpy(d, s, sd.get_num_threads())
+
+
+@case(XLA_G, "numpy x.copy() (fresh, untiled)", XLA_BYTES)
+def _():
+    x = _xla_x()
+    return lambda: x.copy()
+
+
+@case(XLA_G, "strided xla.to_physical", XLA_BYTES)
+def _():
+    x, shape = _xla_x(), sd.xla.Shape.parse(XLA_T)
+    return lambda: sd.xla.to_physical(x, shape)
+
+
+@case(XLA_G, "strided xla.from_physical", XLA_BYTES)
+def _():
+    shape = sd.xla.Shape.parse(XLA_T)
+    buf = sd.xla.to_physical(_xla_x(), shape)
+    return lambda: sd.xla.from_physical(buf, shape)
+
+
+@case(XLA_G, "numpy reshape+transpose+ascontiguousarray", XLA_BYTES)
+def _():
+    x = _xla_x()
+    return lambda: np.ascontiguousarray(x.reshape(128, 8, 8, 128).transpose(0, 2, 1, 3)).reshape(-1)
+
+
+if torch is not None:
+
+    @case(XLA_G, "torch view+permute+contiguous", XLA_BYTES)
+    def _():
+        x = torch.from_numpy(_xla_x())
+        return lambda: x.view(128, 8, 8, 128).permute(0, 2, 1, 3).contiguous().view(-1)
 
 
 # ------------------------------------------------------------------ driver

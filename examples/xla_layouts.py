@@ -25,3 +25,17 @@ row = xla.make_shape("f32", [2, 3])
 back = xla.relayout(phys, s, row)
 assert np.array_equal(back, x.ravel())
 print("relayout to", row, "->", back.tolist())
+
+# Tiled layouts (SPEC 5.1): T(2,2) cuts the two minor dimensions into 2x2 tiles stored one after
+# another; partial tiles at the edges hold the padding value.
+t = xla.Shape.parse("f32[3,5]{1,0:T(2,2)}")
+print(t, "byte_size", t.byte_size)  # 96: 2x3 tiles of 4 elements
+print(t.describe(values=np.arange(1, 16).reshape(3, 5)))  # 1 2 6 7 3 4 8 9 5 0 10 0 ...
+y = np.arange(15, dtype=np.float32).reshape(3, 5)
+tiled = xla.to_physical(y, t)
+assert xla.multidimensional_index_to_linear_index(t, (2, 3)) == 17 and tiled[17] == y[2, 3]
+assert np.array_equal(xla.from_physical(tiled, t), y)  # a copy: no strided view exists
+assert np.array_equal(xla.relayout(tiled, t, xla.make_shape("f32", [3, 5])), y.ravel())
+# T(2,4)(2,1): tiles of 2x4, then each tile's pairs of rows interleaved (TPU bf16 style).
+sub = xla.Shape.parse("f32[4,8]{1,0:T(2,4)(2,1)}")
+print(sub, [xla.multidimensional_index_to_linear_index(sub, (1, c)) for c in range(8)])  # 1 3 5 ... 15

@@ -39,10 +39,54 @@ x::PaddingValue to_pad(pyb::handle obj) {
                         pyb::repr(obj).cast<std::string>());
 }
 
-x::Layout make_layout(pyb::handle m2m, pyb::handle padded, pyb::handle pad) {
+/// Tiles: a sequence of tuples of ints or "*" (XLA's combine-dimension entry).
+std::vector<std::vector<std::int64_t>> to_tiles(pyb::handle tiles) {
+  if (tiles.is_none()) return {};
+  if (pyb::isinstance<pyb::str>(tiles) || !pyb::isinstance<pyb::sequence>(tiles))
+    throw pyb::type_error("Layout.tiles: expected a sequence of tiles (tuples of ints or '*'), got " +
+                          pyb::repr(tiles).cast<std::string>());
+  std::vector<std::vector<std::int64_t>> r;
+  const auto seq = pyb::reinterpret_borrow<pyb::sequence>(tiles);
+  for (std::size_t i = 0; i < seq.size(); ++i) {
+    const pyb::object t = seq[i];
+    const std::string field = "Layout.tiles[" + std::to_string(i) + "]";
+    if (pyb::isinstance<pyb::str>(t) || !pyb::isinstance<pyb::sequence>(t))
+      throw pyb::type_error(field + ": expected a tuple of ints or '*', got " + pyb::repr(t).cast<std::string>());
+    std::vector<std::int64_t> v;
+    const auto ts = pyb::reinterpret_borrow<pyb::sequence>(t);
+    for (std::size_t j = 0; j < ts.size(); ++j) {
+      const pyb::object e = ts[j];
+      if (pyb::isinstance<pyb::str>(e)) {
+        if (e.cast<std::string>() != "*")
+          throw ValidationError(field + "[" + std::to_string(j) + "]: expected a size or '*', got '" +
+                                e.cast<std::string>() + "'");
+        v.push_back(x::kCombineDimension);
+      } else {
+        v.push_back(to_int(e, (field + "[" + std::to_string(j) + "]").c_str()));
+      }
+    }
+    r.push_back(std::move(v));
+  }
+  return r;
+}
+
+pyb::tuple tiles_tuple(const x::Layout& l) {
+  pyb::list r;
+  for (const auto& t : l.tiles) {
+    pyb::list e;
+    for (auto v : t) {
+      if (v == x::kCombineDimension) e.append("*");
+      else e.append(v);
+    }
+    r.append(pyb::tuple(e));
+  }
+  return pyb::tuple(r);
+}
+
+x::Layout make_layout(pyb::handle m2m, pyb::handle padded, pyb::handle pad, pyb::handle tiles, pyb::handle bits) {
   return x::Layout(to_ints(m2m, "Layout.minor_to_major"),
                    padded.is_none() ? std::vector<std::int64_t>{} : to_ints(padded, "Layout.padded_dimensions"),
-                   to_pad(pad));
+                   to_pad(pad), to_tiles(tiles), to_int(bits, "Layout.element_size_in_bits"));
 }
 
 x::Shape make_shape_py(pyb::handle type, pyb::handle dims, pyb::handle layout) {
@@ -78,6 +122,8 @@ std::string layout_repr(const x::Layout& l) {
   if (l.has_padding()) s += ", padded_dimensions=" + py_list(l.padded_dimensions);
   if (l.padding_value != x::PaddingValue::ZERO_PAD)
     s += ", padding_value='" + std::string(x::padding_value_name(l.padding_value)) + "'";
+  if (l.has_tiles()) s += ", tiles=" + pyb::repr(tiles_tuple(l)).cast<std::string>();
+  if (l.element_size_in_bits != 0) s += ", element_size_in_bits=" + std::to_string(l.element_size_in_bits);
   return s + ")";
 }
 
@@ -116,7 +162,7 @@ pyb::array new_buffer(const x::Shape& s) {
   const auto n = static_cast<pyb::ssize_t>(s.physical_element_count());
   ResultAllocScope pooled(static_cast<std::size_t>(s.byte_size()));
   pyb::array out(numpy_dtype_of(s.element_type), std::vector<pyb::ssize_t>{n});
-  if (s.layout.has_padding() && s.layout.padding_value == x::PaddingValue::UNKNOWN_PAD)
+  if ((s.layout.has_padding() || s.layout.has_tiles()) && s.layout.padding_value == x::PaddingValue::UNKNOWN_PAD)
     std::memset(out.mutable_data(), 0, static_cast<std::size_t>(out.nbytes()));
   return out;
 }
@@ -160,6 +206,18 @@ pyb::object from_physical(pyb::handle buffer, pyb::handle shape_obj) {
       throw BufferError("from_physical.buffer: buffer of " + std::to_string(b.bytes()) +
                         " bytes is shorter than the shape's byte size " + std::to_string(need) + " (" + s.to_string() +
                         ")");
+  }
+  if (s.layout.has_tiles()) {  // no strided view exists: a copy
+    ResultAllocScope pooled(static_cast<std::size_t>(s.element_count() * x::primitive_type_size(s.element_type)));
+    pyb::array out(numpy_dtype_of(s.element_type), std::vector<pyb::ssize_t>(s.dimensions.begin(), s.dimensions.end()));
+    std::vector<std::int64_t> ost(out.strides(), out.strides() + out.ndim());
+    void* dst = out.mutable_data();
+    const PyBuf b(buffer, false, "from_physical.buffer");
+    {
+      pyb::gil_scoped_release nogil;
+      x::unpack(s, b.ptr(), b.bytes(), dst, ost);
+    }
+    return std::move(out);
   }
   auto st = s.strides();
   const auto item = static_cast<std::int64_t>(x::primitive_type_size(s.element_type));
@@ -216,7 +274,8 @@ void register_xla(pyb::module_& parent) {
                          "XLA's Layout: minor_to_major (most minor first), optional padded_dimensions and the "
                          "padding_value written to padding. Immutable; checked against a Shape by Shape.validate().")
       .def(pyb::init(&make_layout), pyb::arg("minor_to_major"), pyb::arg("padded_dimensions") = pyb::none(),
-           pyb::arg("padding_value") = "ZERO_PAD")
+           pyb::arg("padding_value") = "ZERO_PAD", pyb::arg("tiles") = pyb::tuple(),
+           pyb::arg("element_size_in_bits") = 0)
       .def_property_readonly("minor_to_major", [](const x::Layout& l) { return to_tuple(l.minor_to_major); })
       .def_property_readonly("padded_dimensions",
                              [](const x::Layout& l) -> pyb::object {
@@ -224,6 +283,10 @@ void register_xla(pyb::module_& parent) {
                                return to_tuple(l.padded_dimensions);
                              })
       .def_property_readonly("padding_value", [](const x::Layout& l) { return l.padding_value; })
+      .def_property_readonly("tiles", &tiles_tuple, "The tiles (SPEC 5.1), each a tuple of sizes or '*'.")
+      .def_property_readonly(
+          "element_size_in_bits", [](const x::Layout& l) { return l.element_size_in_bits; },
+          "0 or the element type's natural size in bits (text E(bits)).")
       .def("__str__", &x::Layout::to_string)
       .def("__repr__", &layout_repr)
       .def("__eq__", [](const x::Layout& a,
@@ -234,9 +297,9 @@ void register_xla(pyb::module_& parent) {
             return pyb::make_tuple(to_tuple(l.minor_to_major),
                                    l.has_padding() ? pyb::object(to_tuple(l.padded_dimensions))
                                                    : pyb::object(pyb::none()),
-                                   static_cast<int>(l.padding_value));
+                                   static_cast<int>(l.padding_value), tiles_tuple(l), l.element_size_in_bits);
           },
-          [](const pyb::tuple& t) { return make_layout(t[0], t[1], t[2]); }));
+          [](const pyb::tuple& t) { return make_layout(t[0], t[1], t[2], t[3], t[4]); }));
 
   pyb::class_<x::Shape>(m, "Shape",
                         "XLA's array Shape: element type, dimensions, layout (None = the default descending layout). "
@@ -254,10 +317,14 @@ void register_xla(pyb::module_& parent) {
       .def_property_readonly("element_count", &x::Shape::element_count, "Logical elements.")
       .def_property_readonly("physical_element_count", &x::Shape::physical_element_count,
                              "Elements in the buffer, padding included.")
-      .def_property_readonly("byte_size", &x::Shape::byte_size, "Bytes of the buffer, padding included.")
+      .def_property_readonly("byte_size", &x::Shape::byte_size,
+                             "Bytes of the buffer, padding included (XLA's ShapeUtil::ArraySize for tiles).")
+      .def_property_readonly(
+          "physical_dimensions", [](const x::Shape& s) { return to_tuple(s.physical_dimensions()); },
+          "Bounds of the physical array, major to minor (for tiles: tile counts then tile sizes).")
       .def_property_readonly(
           "strides", [](const x::Shape& s) { return to_tuple(s.strides()); },
-          "Physical stride of every dimension, in elements.")
+          "Physical stride of every dimension, in elements (ValidationError for a tiled layout).")
       .def_property_readonly(
           "dtype", [](const x::Shape& s) { return numpy_dtype_of(s.element_type); },
           "The numpy dtype of the element type (PRED is numpy bool).")
@@ -313,7 +380,7 @@ void register_xla(pyb::module_& parent) {
             to_int(linear, "linear_index_to_multidimensional_index.linear_index")));
       },
       pyb::arg("shape"), pyb::arg("linear_index"),
-      "The logical index at an element offset; ValidationError outside the buffer or in padding.");
+      "The logical index at an element offset; ValidationError outside the buffer, IndexError in padding.");
   m.def(
       "bump_indices",
       [](pyb::handle s, pyb::handle index) -> pyb::object {
@@ -327,12 +394,13 @@ void register_xla(pyb::module_& parent) {
       [](pyb::handle s, pyb::handle dim) {
         return x::dimension_stride(to_shape(s, "dimension_stride.shape"), to_int(dim, "dimension_stride.dim"));
       },
-      pyb::arg("shape"), pyb::arg("dim"), "Physical stride of a dimension, in elements.");
+      pyb::arg("shape"), pyb::arg("dim"),
+      "Physical stride of a dimension, in elements (ValidationError for a dimension a tile covers).");
   m.def("to_physical", &to_physical, pyb::arg("x"), pyb::arg("shape"),
         "A new 1-d numpy buffer holding x in the shape's layout, padding filled with its padding value "
         "(UNKNOWN_PAD: zeros).");
   m.def("from_physical", &from_physical, pyb::arg("buffer"), pyb::arg("shape"),
-        "A zero-copy numpy view of the logical array in a buffer laid out as `shape`.");
+        "A zero-copy numpy view of the logical array in a buffer laid out as `shape` (a copy for tiles).");
   m.def("relayout", &relayout_py, pyb::arg("buffer"), pyb::arg("src_shape"), pyb::arg("dst_shape"),
         "A new 1-d numpy buffer holding the array of `buffer` (laid out as src_shape) in dst_shape's layout.");
 }

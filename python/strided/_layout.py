@@ -199,6 +199,8 @@ def shape_memory_map(shape: Any, values: Any = None, *, max_cells: int = DEFAULT
     Padding cells show the padding value (``0`` for ZERO_PAD, ``1`` ONE_PAD, ``lo`` LOWEST_PAD,
     ``hi`` HIGHEST_PAD, ``?`` UNKNOWN_PAD). Raises ValueError on an invalid layout.
     """
+    if getattr(shape.layout, "tiles", ()):
+        return _tiled_memory_map(shape, values, max_cells)
     dims, strides, padded, pad_name = _shape_layout(shape)
     total = int(np.prod(padded)) if padded else 1
     mark = _PAD_MARKS.get(pad_name, "x")
@@ -207,6 +209,30 @@ def shape_memory_map(shape: Any, values: Any = None, *, max_cells: int = DEFAULT
     if padded != dims:
         title += f" (padded to {padded}, {pad_name})"
     return MemoryMap(title, cells, total, mark, f"padding ({pad_name})", notes)
+
+
+def _tiled_memory_map(shape: Any, values: Any, max_cells: int) -> MemoryMap:
+    """A tiled layout has no strides: each cell asks the library which element lies there."""
+    max_cells = _core._to_int(max_cells, "max_cells")
+    if max_cells < 1:
+        raise ValueError(f"max_cells: must be at least 1, got {max_cells}")
+    dims = [int(d) for d in shape.dimensions]
+    vals = _values_grid(values, dims)
+    total = int(shape.physical_element_count)
+    pad_name = str(shape.layout.padding_value.name)
+    mark = _PAD_MARKS.get(pad_name, "x")
+    cells: List[Cell] = []
+    for off in range(min(total, max_cells)):
+        try:
+            c = _core.xla.linear_index_to_multidimensional_index(shape, off)
+        except IndexError:
+            cells.append(Cell(off, mark, "padding"))
+            continue
+        label = str(vals[tuple(c)]) if vals is not None else _coord_text(c)
+        cells.append(Cell(off, label, "element", (tuple(c),)))
+    n = int(np.prod(dims)) if dims else 1
+    title = f"{shape}: {total} elements hold {n} logical elements (tiled, partial tiles {pad_name})"
+    return MemoryMap(title, cells, total, mark, f"padding ({pad_name})", [])
 
 
 def _render(m: MemoryMap, width: int) -> str:
@@ -360,7 +386,11 @@ def plot_layout(
     is_shape = hasattr(desc, "layout") and hasattr(desc, "dimensions")
     if is_shape:
         m = shape_memory_map(desc, values, max_cells=max_cells)
-        sizes, strides, _, _ = _shape_layout(desc)
+        if getattr(desc.layout, "tiles", ()):  # the row pitch of the tiled physical array
+            sizes = [int(d) for d in desc.physical_dimensions]
+            strides = [math.prod(sizes[i + 1 :]) for i in range(len(sizes))]
+        else:
+            sizes, strides, _, _ = _shape_layout(desc)
     else:
         m = memory_map(desc, values, max_cells=max_cells)
         sizes, strides = [int(s) for s in desc.sizes], [int(s) for s in desc.strides]

@@ -5,6 +5,9 @@ A ``Shape`` is an element type, dimensions and a ``Layout`` (``minor_to_major``,
 is an element offset in the physical buffer. ``to_physical`` / ``from_physical`` / ``relayout``
 move data through strided's copy engine (releasing the GIL), filling padding with the padding
 value (ZERO 0, ONE 1, LOWEST -inf or the minimum, HIGHEST +inf or the maximum; PRED 0/1).
+Tiled layouts (SPEC 5.1: ``Layout(..., tiles=[(8, 128)])``, text ``f32[3,5]{1,0:T(2,2)}``) hold
+the padding value in partial tiles; ``from_physical`` of a tiled buffer returns a copy, and a
+linear index in a partial tile's padding is an ``IndexError``.
 
 >>> from strided import xla
 >>> s = xla.Shape("f32", [10, 20], xla.Layout([0, 1]))

@@ -268,7 +268,11 @@ void xla_misuse() {
   const Shape bad_range(PrimitiveType::F32, {2, 3}, Layout({0, 7}));
   const Shape bad_pad(PrimitiveType::F32, {2, 3}, Layout({1, 0}, {2, 2}));
   const Shape neg(PrimitiveType::F32, {2, -3});
+  const Shape bad_tile(PrimitiveType::F32, {2, 3}, Layout({1, 0}, {}, PaddingValue::ZERO_PAD, {{0, 2}}));
+  const Shape bad_sub(PrimitiveType::F32, {2, 3}, Layout({1, 0}, {}, PaddingValue::ZERO_PAD, {{2, 2}, {3}}));
   const Shape ok = make_shape(PrimitiveType::F32, {2, 3});
+  EXPECT(ValidationError, bad_tile.validate(), "tiles[0][0]");
+  EXPECT(ValidationError, bad_sub.validate(), "tiles[1]");
   EXPECT(ValidationError, bad_perm.validate(), "minor_to_major");
   EXPECT(ValidationError, bad_range.validate(), "minor_to_major");
   EXPECT(ValidationError, bad_pad.validate(), "padded_dimensions");
@@ -282,7 +286,7 @@ void xla_misuse() {
   EXPECT(ValidationError, make_layout_from_major_to_minor({0, 0}), "");
   EXPECT(ValidationError, default_layout(-1), "");
   // Invalid shapes must be refused by everything that computes offsets from them.
-  for (const Shape* sh : {&bad_perm, &bad_range, &bad_pad, &neg}) {
+  for (const Shape* sh : {&bad_perm, &bad_range, &bad_pad, &neg, &bad_tile, &bad_sub}) {
     EXPECT(ValidationError, multidimensional_index_to_linear_index(*sh, {0, 0}), "");
     EXPECT(ValidationError, linear_index_to_multidimensional_index(*sh, 0), "");
     EXPECT(ValidationError, dimension_stride(*sh, 0), "");
@@ -316,6 +320,12 @@ void xla_misuse() {
          relayout(ok, src, sizeof src, make_shape(PrimitiveType::F32, {3, 2}), dst.v.data(), dst.v.size()), "");
   EXPECT(BufferError, pack(ok, src, {12, 4}, dst_short.v.data(), dst_short.v.size()), "");
   EXPECT(BufferError, fill_padding(ok, dst_short.v.data(), dst_short.v.size()), "");
+  // A tiled destination (f32[2,3]{1,0:T(2,2)}: 32 bytes) that is too short is refused unwritten.
+  const Shape tiled(PrimitiveType::F32, {2, 3}, Layout({1, 0}, {}, PaddingValue::ONE_PAD, {{2, 2}}));
+  EXPECT(BufferError, relayout(ok, src, sizeof src, tiled, dst.v.data(), dst.v.size()), "relayout.dst_buf");
+  EXPECT(BufferError, pack(tiled, src, {12, 4}, dst.v.data(), dst.v.size()), "pack.dst");
+  EXPECT(BufferError, unpack(tiled, src, sizeof src, dst.v.data(), {12, 4}), "unpack.src");
+  EXPECT(ValidationError, unpack(tiled, src, 32, dst.v.data(), {4}), "unpack.dst_strides");
   CHECK(dst.all_canary() && dst_short.all_canary());
 }
 

@@ -88,7 +88,7 @@ void test_validate() {
   CHECK_THROWS(multidimensional_index_to_linear_index(s, {1, 3}), ValidationError, "index[1]: 3 is out of range");
   CHECK_THROWS(linear_index_to_multidimensional_index(s, 6), ValidationError, "outside the buffer");
   CHECK_THROWS(linear_index_to_multidimensional_index(Shape(PrimitiveType::F32, {2, 3}, Layout({0, 1}, {3, 5})), 2),
-               ValidationError, "padding");
+               IndexError, "padding");
   CHECK_THROWS(bump_indices(s, {-1, 0}), ValidationError, "bump_indices.index[0]");
   CHECK_THROWS(dimension_stride(s, 2), ValidationError, "dimension_stride.dim");
 }
@@ -173,6 +173,56 @@ void test_relayout() {
   CHECK(pad[0] == 1 && pad[1] == 1 && pad[2] == 1 && pad[3] == 1);
 }
 
+// SPEC 5.1's tiled examples, and pack / unpack / relayout / fill_padding of f32[3,5]{1,0:T(2,2)}
+// against the element loop of its worked positions.
+void test_tiles() {
+  const Shape t = Shape::parse("f32[3,5]{1,0:T(2,2)}");
+  CHECK(t.layout.tiles == (std::vector<V>{{2, 2}}));
+  CHECK_EQ(t.to_string(), std::string("f32[3,5]{1,0:T(2,2)}"));
+  CHECK_EQ(multidimensional_index_to_linear_index(t, {2, 3}), 17);
+  CHECK(linear_index_to_multidimensional_index(t, 17) == (V{2, 3}));
+  CHECK_THROWS(linear_index_to_multidimensional_index(t, 9), IndexError, "padding of a partial tile");
+  CHECK_EQ(t.byte_size(), 96u);
+  CHECK(t.physical_dimensions() == (V{2, 3, 2, 2}));
+  CHECK_EQ(multidimensional_index_to_linear_index(Shape::parse("f32[2,3,4]{0,1,2:T(512)}"), {1, 2, 3}), 5633);
+  CHECK_EQ(Shape::parse("f32[2,3,4]{0,1,2:T(512)}").byte_size(), 24576u);
+  CHECK_EQ(dimension_stride(Shape::parse("f32[5,3,5]{2,1,0:T(2,2)}"), 0), 24);
+  CHECK_THROWS(dimension_stride(Shape::parse("f32[5,3,5]{2,1,0:T(2,2)}"), 1), ValidationError, "no single stride");
+  const Shape star = Shape::parse("f16[2,3,1004]{2,1,0:T(2,*,128)}");
+  CHECK_EQ(star.layout.tiles[0][1], kCombineDimension);
+  CHECK_THROWS(Shape::parse("pred[8,8,8]{0,2,1:T(8,128)E(32)}"), ValidationError, "element_size_in_bits");
+  CHECK_THROWS(Shape::parse("f32[4,8]{1,0:T(2,4)(3,1)}"), ValidationError, "tiles[1]");
+  CHECK_THROWS(Shape(PrimitiveType::F32, {3, 5}, Layout({1, 0}, {4, 6}, PaddingValue::ZERO_PAD, {{2, 2}})).validate(),
+               ValidationError, "padded_dimensions or tiles");
+
+  const int pos[3][5] = {{0, 1, 4, 5, 8}, {2, 3, 6, 7, 10}, {12, 13, 16, 17, 20}};
+  float x[3][5], buf[24], back[3][5] = {};
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 5; ++c) x[r][c] = static_cast<float>(10 * r + c);
+  const Shape one(PrimitiveType::F32, {3, 5}, Layout({1, 0}, {}, PaddingValue::ONE_PAD, {{2, 2}}));
+  pack(one, x, {20, 4}, buf, sizeof buf);
+  bool ok = true;
+  std::vector<bool> data(24, false);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 5; ++c) {
+      ok = ok && buf[pos[r][c]] == x[r][c];
+      data[static_cast<std::size_t>(pos[r][c])] = true;
+    }
+  for (std::size_t i = 0; i < 24; ++i) ok = ok && (data[i] || buf[i] == 1.0f);
+  CHECK(ok);
+  unpack(one, buf, sizeof buf, back, {20, 4});
+  CHECK(std::memcmp(back, x, sizeof x) == 0);
+  float row[15];
+  relayout(one, buf, sizeof buf, make_shape(PrimitiveType::F32, {3, 5}), row, sizeof row);
+  CHECK(std::memcmp(row, x, sizeof x) == 0);
+  for (float& v : buf) v = 7;
+  fill_padding(one, buf, sizeof buf);
+  ok = true;
+  for (std::size_t i = 0; i < 24; ++i) ok = ok && buf[i] == (data[i] ? 7.0f : 1.0f);
+  CHECK(ok);
+  CHECK_THROWS(unpack(one, buf, 92, back, {20, 4}), BufferError, "unpack.src");
+}
+
 }  // namespace
 
 int main() {
@@ -182,5 +232,6 @@ int main() {
   test_bump();
   test_pack_example();
   test_relayout();
+  test_tiles();
   return check::report();
 }

@@ -6,6 +6,7 @@
 #include "strided/config.hpp"  // C++17 check first
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -67,25 +68,38 @@ std::string_view padding_value_name(PaddingValue v) noexcept;
 /// Parses "ZERO_PAD" in any case; ValidationError otherwise (INVALID_PAD included).
 PaddingValue parse_padding_value(std::string_view name);
 
+/// A tile entry meaning "combine this dimension with the next more minor one" (XLA's
+/// Tile::kCombineDimension; text `*`).
+constexpr std::int64_t kCombineDimension = std::numeric_limits<std::int64_t>::min();
+
 /// How an array lies in memory: minor_to_major (most minor first), optional padded extents
-/// (empty = no padding, as an empty repeated proto field), and the value written to padding.
+/// (empty = no padding, as an empty repeated proto field), the value written to padding, and
+/// XLA's tiles (SPEC 5.1: each a list of positive sizes or kCombineDimension; applied in order,
+/// the first over the dimensions in physical order, each later one over the previous result).
+/// A layout has padded_dimensions or tiles, not both. element_size_in_bits is 0 or the type's
+/// natural size (text `E(bits)`).
 struct Layout {
   std::vector<std::int64_t> minor_to_major;
   std::vector<std::int64_t> padded_dimensions;
   PaddingValue padding_value = PaddingValue::ZERO_PAD;
+  std::vector<std::vector<std::int64_t>> tiles;
+  std::int64_t element_size_in_bits = 0;
 
   Layout() = default;
   explicit Layout(std::vector<std::int64_t> m2m, std::vector<std::int64_t> padded = {},
-                  PaddingValue pad = PaddingValue::ZERO_PAD)
-      : minor_to_major(std::move(m2m)), padded_dimensions(std::move(padded)), padding_value(pad) {}
+                  PaddingValue pad = PaddingValue::ZERO_PAD, std::vector<std::vector<std::int64_t>> tiles_ = {},
+                  std::int64_t element_bits = 0)
+      : minor_to_major(std::move(m2m)), padded_dimensions(std::move(padded)), padding_value(pad),
+        tiles(std::move(tiles_)), element_size_in_bits(element_bits) {}
 
   bool has_padding() const noexcept { return !padded_dimensions.empty(); }
-  /// "{1,0}" (padding has no text form).
+  bool has_tiles() const noexcept { return !tiles.empty(); }
+  /// "{1,0}", "{1,0:T(2,2)E(32)}" (padding has no text form).
   std::string to_string() const;
   std::size_t hash() const noexcept;
   friend bool operator==(const Layout& a, const Layout& b) noexcept {
     return a.minor_to_major == b.minor_to_major && a.padded_dimensions == b.padded_dimensions &&
-           a.padding_value == b.padding_value;
+           a.padding_value == b.padding_value && a.tiles == b.tiles && a.element_size_in_bits == b.element_size_in_bits;
   }
   friend bool operator!=(const Layout& a, const Layout& b) noexcept { return !(a == b); }
 };
@@ -109,21 +123,28 @@ struct Shape {
   std::int64_t rank() const noexcept { return static_cast<std::int64_t>(dimensions.size()); }
   /// Throws ValidationError naming the field ("Shape.layout.minor_to_major: ...") and the rule:
   /// a valid type, dimensions >= 0, minor_to_major a permutation of 0..rank-1, padded_dimensions
-  /// absent or one per dimension each >= it, padding value not INVALID_PAD, byte size within 63 bits.
+  /// absent or one per dimension each >= it, padding value not INVALID_PAD, byte size within 63 bits;
+  /// tiles (SPEC 5.1) not with padded_dimensions, sizes positive or `*` (not last), every tile after
+  /// the first dividing what it covers; element_size_in_bits 0 or the natural size.
   void validate() const;
   /// Logical elements (product of dimensions).
   std::uint64_t element_count() const;
-  /// Physical elements (product of padded extents): the length of the buffer in elements.
+  /// Physical elements (product of padded extents; for tiles XLA's ArraySize): the length of the
+  /// buffer in elements.
   std::uint64_t physical_element_count() const;
   /// Bytes of the buffer, padding included.
   std::uint64_t byte_size() const;
   /// Padded extents (padded_dimensions, or the dimensions when there is no padding).
   std::vector<std::int64_t> padded_extents() const;
-  /// Physical stride of every dimension, in elements.
+  /// Physical stride of every dimension, in elements. ValidationError for a tiled layout (a tiled
+  /// dimension has no single stride).
   std::vector<std::int64_t> strides() const;
+  /// The bounds of the physical array, major to minor, row-major in the buffer: the dimensions in
+  /// physical order, or for tiles the result of applying every tile (tile counts and sizes).
+  std::vector<std::int64_t> physical_dimensions() const;
   /// The DirectML description of this layout: padded strides, total_bytes = max(byte_size,
-  /// DirectML's minimum implied size). A scalar is sizes {1}. ValidationError for a dimension of 0
-  /// or more than 8 dimensions (DirectML's limits).
+  /// DirectML's minimum implied size). A scalar is sizes {1}. ValidationError for a dimension of 0,
+  /// more than 8 dimensions (DirectML's limits) or a tiled layout (not a strided tensor).
   TensorDesc tensor_desc() const;
   /// "f32[2,3]{0,1}"; a scalar is "f32[]".
   std::string to_string() const;
@@ -142,25 +163,32 @@ Shape make_shape(PrimitiveType t, const std::vector<std::int64_t>& dims);
 Shape make_shape_with_layout(PrimitiveType t, const std::vector<std::int64_t>& dims,
                              const std::vector<std::int64_t>& minor_to_major);
 
-// IndexUtil (padding-aware: a linear index is the physical element offset in the buffer).
+// IndexUtil (padding- and tile-aware: a linear index is the physical element offset in the buffer).
 std::int64_t multidimensional_index_to_linear_index(const Shape& shape, const std::vector<std::int64_t>& index);
-/// ValidationError when `linear` is outside the buffer or lands in padding.
+/// ValidationError when `linear` is outside the buffer; IndexError when it lands in padding.
 std::vector<std::int64_t> linear_index_to_multidimensional_index(const Shape& shape, std::int64_t linear);
 /// The next index in row-major logical order (last dimension fastest); nullopt after the last.
 std::optional<std::vector<std::int64_t>> bump_indices(const Shape& shape, const std::vector<std::int64_t>& index);
-/// Physical stride of dimension `dim` in elements.
+/// Physical stride of dimension `dim` in elements: for tiles, the product of the physical bounds
+/// more minor than it; ValidationError for a dimension a tile covers (no single stride).
 std::int64_t dimension_stride(const Shape& shape, std::int64_t dim);
 
 // Data movement through the copy engine.
 /// The element pattern written to padding (itemsize bytes); empty for UNKNOWN_PAD.
 std::vector<unsigned char> padding_bytes(PrimitiveType t, PaddingValue v);
-/// Writes the padding value into every padding element of `buf` (laid out as `shape`); only
-/// padding is touched. UNKNOWN_PAD writes nothing. BufferError if buf_bytes < byte_size.
+/// Writes the padding value into every padding element of `buf` (laid out as `shape`); no logical
+/// element changes (a layout with several tiles rewrites them with their own values). UNKNOWN_PAD
+/// writes nothing. BufferError if buf_bytes < byte_size.
 void fill_padding(const Shape& shape, void* buf, std::size_t buf_bytes);
 /// Packs a logical array into `shape`'s layout: src points at element (0,...,0), src_strides in
 /// BYTES (any sign) one per dimension; then fills the padding. `src` must not overlap `dst`.
 void pack(const Shape& shape, const void* src, const std::vector<std::int64_t>& src_strides_bytes, void* dst,
           std::size_t dst_bytes);
+/// Unpacks the logical array of `src` (laid out as `shape`) into `dst`: dst points at element
+/// (0,...,0), dst_strides in BYTES one per dimension (must not make elements overlap). The
+/// buffers must not overlap. BufferError if src_bytes < byte_size.
+void unpack(const Shape& shape, const void* src, std::size_t src_bytes, void* dst,
+            const std::vector<std::int64_t>& dst_strides_bytes);
 /// The shape checks of relayout: both shapes valid (errors name "relayout.src_shape" /
 /// "relayout.dst_shape"), same element type and dimensions.
 void check_relayout(const Shape& src, const Shape& dst);

@@ -106,7 +106,21 @@ PaddingValue parse_padding_value(std::string_view name) {
 }
 
 // ---------------------------------------------------------------- Layout
-std::string Layout::to_string() const { return "{" + list(minor_to_major) + "}"; }
+std::string Layout::to_string() const {
+  std::string s = "{" + list(minor_to_major);
+  if (has_tiles() || element_size_in_bits != 0) {
+    s += ":";
+    if (has_tiles()) s += "T";
+    for (const auto& t : tiles) {
+      s += "(";
+      for (std::size_t i = 0; i < t.size(); ++i)
+        s += (i ? "," : "") + (t[i] == kCombineDimension ? std::string("*") : std::to_string(t[i]));
+      s += ")";
+    }
+    if (element_size_in_bits != 0) s += "E(" + std::to_string(element_size_in_bits) + ")";
+  }
+  return s + "}";
+}
 
 std::size_t Layout::hash() const noexcept {
   std::size_t h = minor_to_major.size();
@@ -114,6 +128,12 @@ std::size_t Layout::hash() const noexcept {
   mix(h, padded_dimensions.size());
   for (auto v : padded_dimensions) mix(h, static_cast<std::uint64_t>(v));
   mix(h, static_cast<std::uint64_t>(padding_value));
+  mix(h, tiles.size());
+  for (const auto& t : tiles) {
+    mix(h, t.size());
+    for (auto v : t) mix(h, static_cast<std::uint64_t>(v));
+  }
+  mix(h, static_cast<std::uint64_t>(element_size_in_bits));
   return h;
 }
 
@@ -152,13 +172,26 @@ std::uint64_t Shape::element_count() const {
 
 std::uint64_t Shape::physical_element_count() const {
   validate();
-  return detail::checked_product(padded_extents());
+  return detail::checked_product(physical_dimensions());
+}
+
+std::vector<std::int64_t> Shape::physical_dimensions() const {
+  validate();
+  const auto stages = detail::tile_stages(*this, "Shape");
+  if (!stages.empty()) return stages.back().out;
+  std::vector<std::int64_t> p;
+  const auto ext = padded_extents();
+  for (auto it = layout.minor_to_major.rbegin(); it != layout.minor_to_major.rend(); ++it)
+    p.push_back(ext[static_cast<std::size_t>(*it)]);
+  return p;
 }
 
 std::uint64_t Shape::byte_size() const { return physical_element_count() * primitive_type_size(element_type); }
 
 std::vector<std::int64_t> Shape::strides() const {
   validate();
+  if (layout.has_tiles())
+    throw ValidationError("Shape.strides: " + to_string() + " is tiled; a tiled dimension has no single stride");
   return detail::strides_of(*this);
 }
 
@@ -171,6 +204,8 @@ TensorDesc Shape::tensor_desc() const {
     if (dimensions[i] == 0)
       throw ValidationError("Shape.tensor_desc: dimensions[" + std::to_string(i) +
                             "] is 0; a DirectML tensor has every size >= 1");
+  if (layout.has_tiles())
+    throw ValidationError("Shape.tensor_desc: " + to_string() + " is tiled, not a strided tensor");
   const DataType dt = to_data_type(element_type);
   std::vector<std::int64_t> sizes = dimensions, st = detail::strides_of(*this);
   if (sizes.empty()) {  // a scalar is DirectML's one-element tensor
@@ -184,7 +219,7 @@ TensorDesc Shape::tensor_desc() const {
 
 std::string Shape::to_string() const {
   std::string s = std::string(primitive_type_name(element_type)) + "[" + list(dimensions) + "]";
-  if (!dimensions.empty()) s += layout.to_string();
+  if (!dimensions.empty() || layout.has_tiles() || layout.element_size_in_bits != 0) s += layout.to_string();
   return s;
 }
 
@@ -210,7 +245,7 @@ class Parser {
     s.element_type = parse_primitive_type(text_.substr(start, pos_ - start));
     s.dimensions = int_list('[', ']', "a dimension");
     skip();
-    if (pos_ < text_.size() && text_[pos_] == '{') s.layout = Layout(int_list('{', '}', "a dimension number"));
+    if (pos_ < text_.size() && text_[pos_] == '{') s.layout = layout();
     else s.layout = default_layout(static_cast<std::int64_t>(s.dimensions.size()));
     skip();
     if (pos_ != text_.size()) fail("unexpected text after the shape");
@@ -224,6 +259,82 @@ class Parser {
   [[noreturn]] void fail(const std::string& what) const {
     throw ValidationError("Shape.parse: " + what + " at offset " + std::to_string(pos_) + " in '" + std::string(text_) +
                           "'");
+  }
+  bool peek(char c) {
+    skip();
+    return pos_ < text_.size() && text_[pos_] == c;
+  }
+  // "{" minor_to_major [":" ["T" ("(" entry,... ")")+] ["E(" bits ")"]] "}"
+  Layout layout() {
+    expect('{');
+    Layout l;
+    if (!peek('}') && !peek(':')) l.minor_to_major = ints_until("a dimension number", ':', '}');
+    if (peek(':')) {
+      ++pos_;
+      if (peek('T')) {
+        ++pos_;
+        if (!peek('(')) fail("expected '(' after T");
+        while (peek('(')) {
+          ++pos_;
+          std::vector<std::int64_t> t;
+          while (true) {
+            if (peek('*')) {
+              ++pos_;
+              t.push_back(kCombineDimension);
+            } else {
+              t.push_back(number("a tile size or '*'"));
+            }
+            if (peek(',')) {
+              ++pos_;
+              continue;
+            }
+            expect(')');
+            break;
+          }
+          l.tiles.push_back(std::move(t));
+        }
+      }
+      if (peek('E')) {
+        ++pos_;
+        expect('(');
+        l.element_size_in_bits = number("an element size in bits");
+        expect(')');
+      }
+      if (!peek('}')) {
+        if (pos_ < text_.size())
+          fail(std::string("layout attribute '") + text_[pos_] +
+               "' is not supported (only T(...) tiles then E(bits); memory space S, ... are not)");
+        fail("expected '}'");
+      }
+    }
+    expect('}');
+    return l;
+  }
+  std::int64_t number(const char* what) {
+    skip();
+    if (pos_ >= text_.size() || !std::isdigit(static_cast<unsigned char>(text_[pos_])))
+      fail(std::string("expected ") + what);
+    std::uint64_t n = 0;
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+      if (!strided::detail::checked_mul(n, 10, n) ||
+          !strided::detail::checked_add(n, static_cast<std::uint64_t>(text_[pos_] - '0'), n) || n > kMax63)
+        fail("number does not fit in 63 bits");
+      ++pos_;
+    }
+    return static_cast<std::int64_t>(n);
+  }
+  // Comma-separated numbers up to (not consuming) `stop1` or `stop2`.
+  std::vector<std::int64_t> ints_until(const char* what, char stop1, char stop2) {
+    std::vector<std::int64_t> v;
+    while (true) {
+      v.push_back(number(what));
+      if (peek(',')) {
+        ++pos_;
+        continue;
+      }
+      if (peek(stop1) || peek(stop2)) return v;
+      fail(std::string("expected ',' or '") + stop2 + "'");
+    }
   }
   void expect(char c) {
     skip();
@@ -239,17 +350,7 @@ class Parser {
       return v;
     }
     while (true) {
-      skip();
-      if (pos_ >= text_.size() || !std::isdigit(static_cast<unsigned char>(text_[pos_])))
-        fail(std::string("expected ") + what);
-      std::uint64_t n = 0;
-      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
-        if (!strided::detail::checked_mul(n, 10, n) ||
-            !strided::detail::checked_add(n, static_cast<std::uint64_t>(text_[pos_] - '0'), n) || n > kMax63)
-          fail("number does not fit in 63 bits");
-        ++pos_;
-      }
-      v.push_back(static_cast<std::int64_t>(n));
+      v.push_back(number(what));
       skip();
       if (pos_ < text_.size() && text_[pos_] == ',') {
         ++pos_;
@@ -295,11 +396,39 @@ void check_index(const Shape& s, const std::vector<std::int64_t>& index, const c
       throw ValidationError(std::string(fn) + ".index[" + std::to_string(i) + "]: " + std::to_string(index[i]) +
                             " is out of range [0, " + std::to_string(s.dimensions[i]) + ")");
 }
+
+// Row-major offset of `e` in `bounds` (fits: bounded by the validated buffer size).
+std::int64_t row_major(const std::vector<std::int64_t>& e, const std::vector<std::int64_t>& bounds) {
+  std::int64_t r = 0;
+  for (std::size_t i = 0; i < e.size(); ++i) r = r * bounds[i] + e[i];
+  return r;
+}
+
+// SPEC 5.1's linear(e, d, t), one stage at a time: e (physical order) -> index in the final bounds.
+std::vector<std::int64_t> apply_tiles(const std::vector<detail::TileStage>& stages, std::vector<std::int64_t> e) {
+  for (const auto& st : stages) {
+    e.insert(e.begin(), st.prepend, 0);
+    std::vector<std::int64_t> m(st.merged.size(), 0);
+    for (std::size_t i = 0; i < e.size(); ++i) m[st.group[i]] = m[st.group[i]] * st.in[i] + e[i];
+    const std::size_t nt = st.tile.size();
+    e.assign(m.begin(), m.begin() + static_cast<std::ptrdiff_t>(st.first));
+    for (std::size_t c = 0; c < nt; ++c) e.push_back(m[st.first + c] / st.tile[c]);
+    for (std::size_t c = 0; c < nt; ++c) e.push_back(m[st.first + c] % st.tile[c]);
+  }
+  return e;
+}
 }  // namespace
 
 std::int64_t multidimensional_index_to_linear_index(const Shape& shape, const std::vector<std::int64_t>& index) {
   shape.validate();
   check_index(shape, index, "multidimensional_index_to_linear_index");
+  if (shape.layout.has_tiles()) {
+    const auto stages = detail::tile_stages(shape, "multidimensional_index_to_linear_index.shape");
+    std::vector<std::int64_t> e;
+    for (auto it = shape.layout.minor_to_major.rbegin(); it != shape.layout.minor_to_major.rend(); ++it)
+      e.push_back(index[static_cast<std::size_t>(*it)]);
+    return row_major(apply_tiles(stages, std::move(e)), stages.back().out);
+  }
   const auto st = detail::strides_of(shape);
   std::int64_t linear = 0;  // < physical element count, which validate() bounded by 63 bits
   for (std::size_t d = 0; d < index.size(); ++d) linear += index[d] * st[d];
@@ -308,10 +437,39 @@ std::int64_t multidimensional_index_to_linear_index(const Shape& shape, const st
 
 std::vector<std::int64_t> linear_index_to_multidimensional_index(const Shape& shape, std::int64_t linear) {
   shape.validate();
-  const std::uint64_t total = detail::checked_product(shape.padded_extents());
+  const std::uint64_t total = shape.physical_element_count();
   if (linear < 0 || static_cast<std::uint64_t>(linear) >= total)
     throw ValidationError("linear_index_to_multidimensional_index.linear_index: " + std::to_string(linear) +
                           " is outside the buffer [0, " + std::to_string(total) + ")");
+  if (shape.layout.has_tiles()) {
+    const auto stages = detail::tile_stages(shape, "linear_index_to_multidimensional_index.shape");
+    std::vector<std::int64_t> o = stages.back().out, e(o.size());
+    std::int64_t rem = linear;
+    for (std::size_t i = o.size(); i-- > 0;) {
+      e[i] = rem % o[i];
+      rem /= o[i];
+    }
+    for (auto st = stages.rbegin(); st != stages.rend(); ++st) {  // undo each tile
+      const std::size_t nt = st->tile.size();
+      std::vector<std::int64_t> m(e.begin(), e.begin() + static_cast<std::ptrdiff_t>(st->first));
+      for (std::size_t c = 0; c < nt; ++c) {
+        m.push_back(e[st->first + c] * st->tile[c] + e[st->first + nt + c]);
+        if (m.back() >= st->merged[st->first + c])
+          throw IndexError("linear_index_to_multidimensional_index.linear_index: " + std::to_string(linear) +
+                           " lies in the padding of a partial tile");
+      }
+      std::vector<std::int64_t> in(st->in.size());
+      for (std::size_t i = in.size(); i-- > 0;) {
+        in[i] = m[st->group[i]] % st->in[i];
+        m[st->group[i]] /= st->in[i];
+      }
+      e.assign(in.begin() + static_cast<std::ptrdiff_t>(st->prepend), in.end());
+    }
+    std::vector<std::int64_t> index(shape.dimensions.size());
+    const auto& m2m = shape.layout.minor_to_major;
+    for (std::size_t p = 0; p < e.size(); ++p) index[static_cast<std::size_t>(m2m[m2m.size() - 1 - p])] = e[p];
+    return index;
+  }
   const auto st = detail::strides_of(shape);  // all >= 1: no extent is 0 when total > 0
   std::vector<std::int64_t> index(shape.dimensions.size());
   std::int64_t rem = linear;
@@ -322,9 +480,9 @@ std::vector<std::int64_t> linear_index_to_multidimensional_index(const Shape& sh
   }
   for (std::size_t d = 0; d < index.size(); ++d)
     if (index[d] >= shape.dimensions[d])
-      throw ValidationError("linear_index_to_multidimensional_index.linear_index: " + std::to_string(linear) +
-                            " lies in the padding (dimension " + std::to_string(d) + " index " +
-                            std::to_string(index[d]) + " >= its size " + std::to_string(shape.dimensions[d]) + ")");
+      throw IndexError("linear_index_to_multidimensional_index.linear_index: " + std::to_string(linear) +
+                       " lies in the padding (dimension " + std::to_string(d) + " index " + std::to_string(index[d]) +
+                       " >= its size " + std::to_string(shape.dimensions[d]) + ")");
   return index;
 }
 
@@ -344,6 +502,24 @@ std::int64_t dimension_stride(const Shape& shape, std::int64_t dim) {
   if (dim < 0 || dim >= shape.rank())
     throw ValidationError("dimension_stride.dim: " + std::to_string(dim) + " is out of range [0, " +
                           std::to_string(shape.rank()) + ")");
+  if (shape.layout.has_tiles()) {
+    // The dimension's position in physical order, followed through the tiles: uncovered
+    // dimensions stay at the front, so its stride is the product of the bounds after it.
+    const auto stages = detail::tile_stages(shape, "dimension_stride.shape");
+    const auto& m2m = shape.layout.minor_to_major;
+    std::size_t p = 0;
+    while (m2m[m2m.size() - 1 - p] != dim) ++p;
+    for (std::size_t k = 0; k < stages.size(); ++k) {
+      p += stages[k].prepend;
+      if (p >= stages[k].in.size() - shape.layout.tiles[k].size())
+        throw ValidationError("dimension_stride.dim: dimension " + std::to_string(dim) + " of " + shape.to_string() +
+                              " is covered by tile " + std::to_string(k) + " and has no single stride");
+    }
+    const auto& out = stages.back().out;
+    std::int64_t stride = 1;
+    for (std::size_t i = p + 1; i < out.size(); ++i) stride *= out[i];
+    return stride;
+  }
   return detail::strides_of(shape)[static_cast<std::size_t>(dim)];
 }
 
@@ -403,8 +579,21 @@ void validate_shape(const Shape& s, const std::string& name) {
                           (l.padding_value == PaddingValue::INVALID_PAD
                                ? std::string("INVALID_PAD is never valid")
                                : "unknown padding value " + std::to_string(static_cast<int>(l.padding_value))));
-  // Strides (elements) and the byte size must fit in 63 bits, so byte offsets never wrap.
   const std::uint64_t item = primitive_type_size(s.element_type);
+  if (l.element_size_in_bits != 0 && static_cast<std::uint64_t>(l.element_size_in_bits) != 8 * item)
+    throw ValidationError(name + ".layout.element_size_in_bits: must be 0 or " +
+                          std::string(primitive_type_name(s.element_type)) + "'s natural " + std::to_string(8 * item) +
+                          ", got " + std::to_string(l.element_size_in_bits) + " (sub-byte types are out of scope)");
+  if (l.has_tiles()) {
+    if (l.has_padding())
+      throw ValidationError(name + ".layout.tiles: a layout has padded_dimensions or tiles, not both");
+    const auto stages = tile_stages(s, name);
+    std::uint64_t bytes = 0;
+    if (!strided::detail::checked_mul(checked_product(stages.back().out), item, bytes) || bytes > kMax63)
+      throw ValidationError(name + ".dimensions: the buffer size overflows 63 bits");
+    return;
+  }
+  // Strides (elements) and the byte size must fit in 63 bits, so byte offsets never wrap.
   const auto ext = s.padded_extents();
   std::uint64_t stride = 1, bytes = 0;
   bool ok = true;
@@ -415,6 +604,64 @@ void validate_shape(const Shape& s, const std::string& name) {
   }
   ok = ok && strided::detail::checked_mul(stride, item, bytes) && bytes <= kMax63;
   if (!ok) throw ValidationError(name + ".dimensions: the buffer size overflows 63 bits");
+}
+
+std::vector<std::int64_t> physical_order_dims(const Shape& s) {
+  std::vector<std::int64_t> p;
+  for (auto it = s.layout.minor_to_major.rbegin(); it != s.layout.minor_to_major.rend(); ++it)
+    p.push_back(s.dimensions[static_cast<std::size_t>(*it)]);
+  return p;
+}
+
+std::vector<TileStage> tile_stages(const Shape& s, const std::string& name) {
+  std::vector<TileStage> stages;
+  std::vector<std::int64_t> bounds = physical_order_dims(s);
+  const auto overflow = [&] { return ValidationError(name + ".dimensions: the tiled buffer size overflows 63 bits"); };
+  for (std::size_t k = 0; k < s.layout.tiles.size(); ++k) {
+    const auto& t = s.layout.tiles[k];
+    const std::string field = name + ".layout.tiles[" + std::to_string(k) + "]";
+    if (t.empty()) throw ValidationError(field + ": a tile has at least one entry");
+    for (std::size_t j = 0; j < t.size(); ++j)
+      if (t[j] <= 0 && t[j] != kCombineDimension)
+        throw ValidationError(field + "[" + std::to_string(j) + "]: tile size must be positive or '*', got " +
+                              std::to_string(t[j]));
+    if (t.back() == kCombineDimension)
+      throw ValidationError(field + "[" + std::to_string(t.size() - 1) +
+                            "]: '*' must be followed by a more minor entry to combine with");
+    TileStage st;
+    st.prepend = t.size() > bounds.size() ? t.size() - bounds.size() : 0;
+    st.in.assign(st.prepend, 1);
+    st.in.insert(st.in.end(), bounds.begin(), bounds.end());
+    st.first = st.in.size() - t.size();
+    st.merged.assign(st.in.begin(), st.in.begin() + static_cast<std::ptrdiff_t>(st.first));
+    for (std::size_t i = 0; i < st.first; ++i) st.group.push_back(i);
+    std::uint64_t acc = 1;
+    for (std::size_t j = 0; j < t.size(); ++j) {
+      st.group.push_back(st.merged.size());
+      if (!strided::detail::checked_mul(acc, static_cast<std::uint64_t>(st.in[st.first + j]), acc) || acc > kMax63)
+        throw overflow();
+      if (t[j] == kCombineDimension) continue;
+      st.merged.push_back(static_cast<std::int64_t>(acc));
+      st.tile.push_back(t[j]);
+      acc = 1;
+    }
+    st.out.assign(st.merged.begin(), st.merged.begin() + static_cast<std::ptrdiff_t>(st.first));
+    for (std::size_t c = 0; c < st.tile.size(); ++c) {
+      const std::int64_t m = st.merged[st.first + c], tc = st.tile[c];
+      if (k > 0 && m % tc != 0)  // XLA assumes sub-tiles never pad
+        throw ValidationError(field + ": tile size " + std::to_string(tc) + " does not divide the dimension " +
+                              std::to_string(m) + " it covers (every tile after the first must divide)");
+      st.out.push_back(m / tc + (m % tc != 0));
+    }
+    st.out.insert(st.out.end(), st.tile.begin(), st.tile.end());
+    std::uint64_t total = 1;  // every bound and the element count within 63 bits
+    for (auto v : st.out)
+      if (!strided::detail::checked_mul(total, static_cast<std::uint64_t>(v), total)) throw overflow();
+    if (total > kMax63) throw overflow();
+    bounds = st.out;
+    stages.push_back(std::move(st));
+  }
+  return stages;
 }
 
 std::vector<std::int64_t> strides_of(const Shape& s) {
