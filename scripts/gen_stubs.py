@@ -24,6 +24,7 @@ PARAM = {
     "str": "str",
     "scalar": "Scalar | float",
     "order": "_OrderLike",
+    "tensor?": "Optional[TensorDesc]",
 }
 PROP = {
     "tensor": "TensorDesc",
@@ -33,6 +34,7 @@ PROP = {
     "str": "str",
     "scalar": "Scalar",
     "order": "DepthSpaceOrder",
+    "tensor?": "Optional[TensorDesc]",
 }
 
 

@@ -29,7 +29,9 @@ from ._core import (
 from ._core import (
     CastDesc,
     DepthToSpaceDesc,
+    DiagonalMatrixDesc,
     FillValueConstantDesc,
+    FillValueSequenceDesc,
     GatherDesc,
     GatherElementsDesc,
     GatherNDDesc,
@@ -46,7 +48,7 @@ from ._core import (
 )
 from ._types import install_enum_helpers as _install_enum_helpers
 from ._functional import cast, copy, depth_to_space, join, slice, space_to_depth, split, tile
-from ._generate import full
+from ._generate import arange, diagonal_fill, eye, eye_like, fill_sequence, full, tril, trilu, triu
 from ._index import gather, gather_elements, gather_nd, scatter, scatter_nd
 from . import xla
 from ._layout import attach as _attach_layout, plot_layout
@@ -70,8 +72,10 @@ __all__ = [
     "DataType",
     "DepthSpaceOrder",
     "DepthToSpaceDesc",
+    "DiagonalMatrixDesc",
     "FeatureLevel",
     "FillValueConstantDesc",
+    "FillValueSequenceDesc",
     "GatherDesc",
     "GatherElementsDesc",
     "GatherNDDesc",
@@ -88,6 +92,7 @@ __all__ = [
     "TensorDesc",
     "TileDesc",
     "ValidationError",
+    "arange",
     "build_info",
     "calc_buffer_tensor_size",
     "cast",
@@ -95,6 +100,10 @@ __all__ = [
     "compile",
     "copy",
     "depth_to_space",
+    "diagonal_fill",
+    "eye",
+    "eye_like",
+    "fill_sequence",
     "full",
     "gather",
     "gather_elements",
@@ -110,6 +119,9 @@ __all__ = [
     "space_to_depth",
     "split",
     "tile",
+    "tril",
+    "trilu",
+    "triu",
     "xla",
     "__version__",
 ]

@@ -44,6 +44,10 @@ class Lowering {
   /// Steps added after this run after those before it have finished (call it before a step
   /// that overwrites, or reads, what an earlier step wrote).
   void barrier();
+  /// BufferError unless `out` (a view from out()) gives every element its own memory: a step
+  /// other than a copy writes elements in parallel, so the functional path's stride-0 outputs,
+  /// which copies allow (last coordinate wins), would race there.
+  void own_elements(const View& out) const;
 
   Program& p;
 

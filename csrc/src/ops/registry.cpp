@@ -107,6 +107,13 @@ void Lowering::fill(const View& out, const Scalar& value) {
 
 void Lowering::barrier() { p.steps.push_back(make_barrier_step()); }
 
+void Lowering::own_elements(const View& out) const {
+  if (given_ && may_overlap_itself(region_of(out), false))
+    throw BufferError("outputs[" + std::to_string(out.where.buffer) +
+                      "]: the output's elements overlap each other (a stride 0 or overlapping strides); every output "
+                      "element needs its own memory");
+}
+
 // ------------------------------------------------------------------ Call
 
 void Call::expect(std::size_t ins, std::size_t outs, std::size_t params) const {

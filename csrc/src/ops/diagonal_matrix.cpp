@@ -1,0 +1,199 @@
+// DiagonalMatrix / DiagonalMatrix1 (DML_DIAGONAL_MATRIX(1)_OPERATOR_DESC, SPEC 3.12): over the
+// last two dimensions, with t = column - row, out = value inside the band, input (or 0) outside.
+// Lowered as the bulk through the copy engine (a copy of the input or a fill with 0: streaming
+// stores, any strides), a barrier, then one band step that writes `value` over the band's runs:
+// each row's band is one or two column ranges, so the step costs what the band holds.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "exec/call.hpp"
+#include "index/common.hpp"
+#include "ops/op.hpp"
+#include "runtime/runtime.hpp"
+
+namespace strided::detail {
+namespace {
+// DIAGONAL_MATRIX (begin = Offset, end = Offset + 1, a FLOAT value, no input) and DIAGONAL_MATRIX1.
+constexpr std::array<LevelRow, 4> kTable0{{{FeatureLevel::FL_2_0, 4, 4, kFloat32Float16},
+                                           {FeatureLevel::FL_2_1, 4, 4, kEightTypes},
+                                           {FeatureLevel::FL_4_0, 2, 4, kEightTypes},
+                                           {FeatureLevel::FL_5_1, 2, 4, kAllTypes}}};
+constexpr std::array<LevelRow, 1> kTable1{{{FeatureLevel::FL_5_1, 2, 4, kAllTypes}}};
+
+constexpr std::int64_t kInt32Min = std::numeric_limits<std::int32_t>::min();
+constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+
+// Writes `value` (W-byte bits) over each row's band. Rows are (batch..., row) of the view; the
+// band's column ranges come from SPEC's rule, fill = (end >= begin) XOR (t >= begin) XOR (t < end).
+class BandStep final : public Step {
+ public:
+  BandStep(const View& out, std::uint64_t value, std::int64_t begin, std::int64_t end)
+      : out_(out.where), width_(out.width()), value_(value), begin_(begin), end_(end) {
+    const int n = out.ndim();
+    for (int i = 0; i + 1 < n; ++i)
+      rows_.push(out.sizes[static_cast<std::size_t>(i)], {out.strides[static_cast<std::size_t>(i)]});
+    cols_ = out.sizes.back();
+    col_stride_ = out.strides.back();
+    const std::int64_t band = begin <= end ? std::min(end - begin, cols_) : cols_;
+    bytes_ = static_cast<std::uint64_t>(rows_.count()) * static_cast<std::uint64_t>(band) * width_;
+  }
+  void run(const ExecContext& c) const override {
+    switch (width_) {
+      case 1: return run_typed<std::uint8_t>(c);
+      case 2: return run_typed<std::uint16_t>(c);
+      case 4: return run_typed<std::uint32_t>(c);
+      default: return run_typed<std::uint64_t>(c);
+    }
+  }
+
+ private:
+  template <class U>
+  static void fill(std::byte* p, std::int64_t s, std::int64_t n, U v) {
+    if (s == static_cast<std::int64_t>(sizeof(U))) {  // a constant stride: vectorised
+      for (std::int64_t i = 0; i < n; ++i) index::store(p + i * static_cast<std::int64_t>(sizeof(U)), v);
+    } else {
+      for (std::int64_t i = 0; i < n; ++i) index::store(p + i * s, v);
+    }
+  }
+  template <class U>
+  void run_typed(const ExecContext& c) const {
+    std::byte* base = out_.out_ptr(c);
+    const auto v = static_cast<U>(value_);
+    const std::int64_t C = cols_, cs = col_stride_, rs = rows_.inner_st(0);
+    const auto run = [&](std::byte* row, std::int64_t c0, std::int64_t c1) {
+      c0 = std::clamp<std::int64_t>(c0, 0, C);
+      c1 = std::clamp<std::int64_t>(c1, 0, C);
+      if (c0 < c1) fill(row + c0 * cs, cs, c1 - c0, v);
+    };
+    index::parallel_ranges(rows_.count(), threads_for_bytes(bytes_, c.threads), 1, [&](std::int64_t lo, std::int64_t hi) {
+      index::for_runs(rows_, lo, hi, [&](const std::array<std::int64_t, 1>& off, std::int64_t r0, std::int64_t r1) {
+        for (std::int64_t r = r0; r < r1; ++r) {  // t = col - row: begin <= t < end is r+begin <= col < r+end
+          std::byte* row = base + off[0] + r * rs;
+          if (begin_ <= end_) {
+            run(row, r + begin_, r + end_);
+          } else {  // all but [end, begin)
+            run(row, 0, r + end_);
+            run(row, r + begin_, C);
+          }
+        }
+      });
+    });
+  }
+
+  Operand out_;
+  std::size_t width_;
+  std::uint64_t value_;
+  std::int64_t begin_, end_, cols_ = 0, col_stride_ = 0;
+  std::uint64_t bytes_ = 0;
+  index::Walk<1> rows_;  // batches and rows (the last dimension is the columns)
+};
+
+void int32_field(const Rules& r, const char* field, std::int64_t v) {
+  if (v < kInt32Min || v > kInt32Max)
+    r.fail(field, "must fit a 32-bit signed INT (-2147483648 to 2147483647), got " + std::to_string(v));
+}
+}  // namespace
+
+void check(const Rules& r, const DiagonalMatrixDesc& d) {
+  r.count_in_range("output.sizes", d.output.ndim(), 2, 8, "dimensions: rows and columns after any batches");
+  r.scalar_dtype("value", d.value, "output", d.output);
+  int32_field(r, "diagonal_fill_begin", d.diagonal_fill_begin);
+  int32_field(r, "diagonal_fill_end", d.diagonal_fill_end);
+  if (d.input) {
+    r.same_dtype("input", *d.input, "output", d.output);
+    r.same_sizes("input", *d.input, "output", d.output);
+  }
+  r.output_no_alias("output", d.output);
+  std::vector<Rules::Named> tensors{{"output", &d.output, false}};
+  if (d.input) tensors.insert(tensors.begin(), {"input", &*d.input, false});
+  // SPEC 4: the older DIAGONAL_MATRIX holds one diagonal (Offset), a FLOAT value and no input.
+  if (d.input) {
+    r.level_rules(kTable1, tensors, "input", "an input needs DIAGONAL_MATRIX1,");
+  } else if (d.diagonal_fill_end != d.diagonal_fill_begin + 1) {
+    r.level_rules(kTable1, tensors, "diagonal_fill_end",
+                  "a band other than one diagonal (end != begin + 1) needs DIAGONAL_MATRIX1,");
+  } else if (!Rules::fits_float32(d.value)) {
+    r.level_rules(kTable1, tensors, "value", "a value that FLOAT32 does not hold exactly needs DIAGONAL_MATRIX1,");
+  } else {
+    r.level_rules(kTable0, tensors);
+  }
+}
+
+void lower(Lowering& l, const DiagonalMatrixDesc& d) {
+  const View out = l.out(d.output);
+  l.own_elements(out);
+  if (d.input) l.copy(l.in(*d.input), out);
+  else l.fill(out, Scalar{d.output.dtype(), 0});  // every type's 0 is all-zero bits
+  if (d.diagonal_fill_begin == d.diagonal_fill_end) return;  // an empty band
+  l.barrier();
+  l.p.steps.push_back(
+      std::make_unique<BandStep>(out, d.value.value_bits(), d.diagonal_fill_begin, d.diagonal_fill_end));
+}
+
+// Call: one output and an optional input (out's dtype and shape); parameters: the value's bits
+// (a Scalar of the output's dtype), begin, end.
+DiagonalMatrixDesc from_call(const Call& c, const DiagonalMatrixDesc*) {
+  c.expect(0, 1, 3);
+  if (c.n_in > 1) throw ValidationError("functional call: wrong number of arrays or parameters for the operator");
+  const TensorDesc out = c.out_desc(0);
+  DiagonalMatrixDesc d{out, Scalar{out.dtype(), static_cast<std::uint64_t>(c.prm[0])}, c.prm[1], c.prm[2], {}};
+  if (c.n_in == 1) d.input = c.in_desc(0, out.ndim());
+  return d;
+}
+
+}  // namespace strided::detail
+
+namespace strided {
+
+void diagonal_fill(const ArrayView& out, std::int64_t begin, std::int64_t end, const Scalar& value,
+                   const ConstArrayView* input) {
+  const detail::CallArray o = detail::call_array(out, "out");
+  if (o.ndim < 2)
+    throw ValidationError("out: needs at least 2 dimensions (rows and columns), got " + std::to_string(o.ndim));
+  if (begin < detail::kInt32Min || begin > detail::kInt32Max || end < detail::kInt32Min || end > detail::kInt32Max)
+    throw ValidationError(std::string(begin < detail::kInt32Min || begin > detail::kInt32Max ? "begin" : "end") +
+                          ": must fit a 32-bit signed INT, got " +
+                          std::to_string(begin < detail::kInt32Min || begin > detail::kInt32Max ? begin : end));
+  const std::int64_t prm[3] = {static_cast<std::int64_t>(value.cast(o.dtype).value_bits()), begin, end};
+  if (input) {
+    const detail::CallArray a = detail::call_array(*input, "input");
+    detail::expect_shape(a, std::vector<std::int64_t>(o.shape, o.shape + o.ndim), "input");
+    if (a.dtype != o.dtype)
+      throw ValidationError("input.dtype: must equal out.dtype (" + std::string(dtype_enum_name(o.dtype)) + "), got " +
+                            std::string(dtype_enum_name(a.dtype)));
+    if (detail::is_empty(o)) return;
+    return detail::call(detail::op_code<DiagonalMatrixDesc>(), prm, 3, &a, 1, &o, 1);
+  }
+  if (detail::is_empty(o)) return;
+  detail::call(detail::op_code<DiagonalMatrixDesc>(), prm, 3, nullptr, 0, &o, 1);
+}
+
+void eye(const ArrayView& out, std::int64_t k, const Scalar& value) {
+  if (k < detail::kInt32Min || k >= detail::kInt32Max)
+    throw ValidationError("k: must fit a 32-bit signed INT with k + 1, got " + std::to_string(k));
+  diagonal_fill(out, k, k + 1, value);
+}
+
+namespace {
+// k clamped to the columns and rows, where the band's result stops changing, so that any k
+// fits DirectML's INT.
+std::int64_t clamp_k(const ConstArrayView& x, std::int64_t k) {
+  const std::int64_t rows = x.sizes.size() >= 2 ? x.sizes[x.sizes.size() - 2] : 0;
+  const std::int64_t cols = x.sizes.empty() ? 0 : x.sizes.back();
+  return std::clamp<std::int64_t>(k, std::max(-rows, detail::kInt32Min + 1), std::min(cols, detail::kInt32Max - 1));
+}
+}  // namespace
+
+void trilu(const ConstArrayView& x, const ArrayView& out, std::int64_t k, bool upper) {
+  k = clamp_k(x, k);
+  const Scalar zero{x.dtype, 0};
+  // triu keeps col - row >= k (zeros where t < k); tril keeps t <= k (zeros where t >= k + 1).
+  if (upper) diagonal_fill(out, detail::kInt32Min, k, zero, &x);
+  else diagonal_fill(out, k + 1, detail::kInt32Max, zero, &x);
+}
+void triu(const ConstArrayView& x, const ArrayView& out, std::int64_t k) { trilu(x, out, k, true); }
+void tril(const ConstArrayView& x, const ArrayView& out, std::int64_t k) { trilu(x, out, k, false); }
+
+}  // namespace strided
