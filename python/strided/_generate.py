@@ -121,20 +121,18 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> np
     not including, ``stop``; ``arange(n)`` counts from 0.
 
     The length is ``max(0, ceil((stop - start) / step))``: exact for integers, in float64 as
-    numpy computes it otherwise. ``dtype``: by default numpy's (``numpy.result_type`` of the
-    three values: int64 for ints, float64 when one is a float). The values follow SPEC 3.13:
+    numpy computes it otherwise. ``dtype``: by default numpy's (from the
+    three values: int64 for ints, float64 when one is a float of any width). The values follow SPEC 3.13:
     ``start`` and ``step`` converted to ``dtype`` by the Cast rules, then ``start + k * step``
     (integers wrapping, floats in binary64 rounded once). ``step`` 0 raises ValidationError.
     """
     if stop is None:
         start, stop = 0, start
     vals = [_number(v, f"arange.{n}") for v, n in ((start, "start"), (stop, "stop"), (step, "step"))]
-    if dtype is None:
-        dt = np.result_type(*vals)
-        if dt == np.bool_:
-            dt = np.dtype(np.int64)
-        elif dt.kind == "c":
-            raise _core.ValidationError(f"arange.dtype: complex values are not a DirectML type ({dt})")
+    if dtype is None:  # numpy's arange: float64 when a value is a float (of any width), else int64
+        if any(isinstance(v, (complex, np.complexfloating)) for v in vals):
+            raise _core.ValidationError("arange.dtype: complex values are not a DirectML type")
+        dt = np.dtype(np.float64 if any(isinstance(v, (float, np.floating)) for v in vals) else np.int64)
     else:
         dt = np.dtype(_core.DataType(_core._to_dtype(dtype)).numpy)
     if all(isinstance(v, (int, np.integer)) for v in vals):  # exact: ceil(a / b) = -((-a) // b)
