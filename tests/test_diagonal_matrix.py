@@ -348,3 +348,20 @@ def test_compile_execute_raw_buffers() -> None:
     out = bytearray(24)
     e.execute([], [out])
     assert same_bits(np.frombuffer(out, np.float32).reshape(2, 3), np.eye(2, 3, dtype=np.float32))
+
+
+def test_streaming_stores_path() -> None:
+    """Outputs over the stream threshold (lowered here) take the kernels' non-temporal variants."""
+    old = sd._core._stream_threshold()
+    sd._core._set_stream_threshold(0)
+    try:
+        rng = np.random.default_rng(17)
+        for dtype in ALL_DTYPES:
+            x = random_array(rng, (3, 37, 41), dtype)
+            assert same_bits(sd.eye(x.shape, dtype, k=2), band_reference(x.shape, dtype, 2, 3, 1))
+            assert same_bits(sd.triu(x, -3), np.triu(x, -3)) and same_bits(sd.tril(x[:, ::-1], 4), np.tril(x[:, ::-1], 4))
+            base = np.zeros((3, 37, 90), dtype)
+            sd.diagonal_fill(x.shape, dtype, 5, -2, 7, input=x, out=base[:, :, 1::2][:, :, :41])
+            assert same_bits(base[:, :, 1::2][:, :, :41], band_reference(x.shape, dtype, 5, -2, 7, x))
+    finally:
+        sd._core._set_stream_threshold(old)

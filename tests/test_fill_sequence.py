@@ -235,3 +235,15 @@ def test_compile_execute_raw_padded_buffer() -> None:
     assert same_bits(got, want)
     with pytest.raises(BufferError):
         sd.compile(d).execute([], [bytearray(4)])  # too short: nothing written
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda t: np.dtype(t).name)
+def test_streaming_block_path(dtype) -> None:
+    """Contiguous outputs over the stream threshold (lowered here) are made in blocks and streamed."""
+    old = sd._core._stream_threshold()
+    sd._core._set_stream_threshold(0)
+    try:
+        for shape, start, delta in [((20001,), 5, 3), ((7, 3001), -1.5, 0.25)]:
+            assert same_bits(sd.fill_sequence(shape, start, delta, dtype), reference(shape, start, delta, dtype))
+    finally:
+        sd._core._set_stream_threshold(old)

@@ -1,8 +1,10 @@
 // DiagonalMatrix / DiagonalMatrix1 (DML_DIAGONAL_MATRIX(1)_OPERATOR_DESC, SPEC 3.12): over the
 // last two dimensions, with t = column - row, out = value inside the band, input (or 0) outside.
-// Lowered as the bulk through the copy engine (a copy of the input or a fill with 0: streaming
-// stores, any strides), a barrier, then one band step that writes `value` over the band's runs:
-// each row's band is one or two column ranges, so the step costs what the band holds.
+// One band step writes every element once: each row is three column ranges [0, x), [x, y),
+// [y, C), the middle one the band when begin <= end (else the two outer ones), each written by a
+// kernel of the copy engine's table (a fill, or a copy of the input's row: any strides,
+// streaming stores for large outputs). In place (the input the identical view of the output),
+// only the band is written.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -10,8 +12,11 @@
 
 #include "exec/call.hpp"
 #include "index/common.hpp"
+#include "kernels/kernels.hpp"
 #include "ops/op.hpp"
+#include "plan/copy_plan.hpp"
 #include "runtime/runtime.hpp"
+#include "runtime/simd.hpp"
 
 namespace strided::detail {
 namespace {
@@ -25,69 +30,72 @@ constexpr std::array<LevelRow, 1> kTable1{{{FeatureLevel::FL_5_1, 2, 4, kAllType
 constexpr std::int64_t kInt32Min = std::numeric_limits<std::int32_t>::min();
 constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 
-// Writes `value` (W-byte bits) over each row's band. Rows are (batch..., row) of the view; the
-// band's column ranges come from SPEC's rule, fill = (end >= begin) XOR (t >= begin) XOR (t < end).
 class BandStep final : public Step {
  public:
-  BandStep(const View& out, std::uint64_t value, std::int64_t begin, std::int64_t end)
-      : out_(out.where), width_(out.width()), value_(value), begin_(begin), end_(end) {
+  BandStep(const View& out, const View* in, const Scalar& value, std::int64_t begin, std::int64_t end)
+      : out_(out.where), width_(out.width()), value_(element_slot(value)), begin_(begin), end_(end) {
     const int n = out.ndim();
-    for (int i = 0; i + 1 < n; ++i)
-      rows_.push(out.sizes[static_cast<std::size_t>(i)], {out.strides[static_cast<std::size_t>(i)]});
+    for (int i = 0; i + 1 < n; ++i) {  // batches and rows; the last dimension is the columns
+      const auto u = static_cast<std::size_t>(i);
+      rows_.push(out.sizes[u], {out.strides[u], in ? in->strides[u] : 0});
+    }
     cols_ = out.sizes.back();
-    col_stride_ = out.strides.back();
-    const std::int64_t band = begin <= end ? std::min(end - begin, cols_) : cols_;
-    bytes_ = static_cast<std::uint64_t>(rows_.count()) * static_cast<std::uint64_t>(band) * width_;
+    ocs_ = out.strides.back();
+    if (in) {
+      in_ = in->where;
+      has_in_ = true;
+      ics_ = in->strides.back();
+      same_strides_ = in->strides == out.strides;
+    }
+    bytes_ = static_cast<std::uint64_t>(rows_.count()) * static_cast<std::uint64_t>(cols_) * width_;
   }
   void run(const ExecContext& c) const override {
-    switch (width_) {
-      case 1: return run_typed<std::uint8_t>(c);
-      case 2: return run_typed<std::uint16_t>(c);
-      case 4: return run_typed<std::uint32_t>(c);
-      default: return run_typed<std::uint64_t>(c);
-    }
-  }
-
- private:
-  template <class U>
-  static void fill(std::byte* p, std::int64_t s, std::int64_t n, U v) {
-    if (s == static_cast<std::int64_t>(sizeof(U))) {  // a constant stride: vectorised
-      for (std::int64_t i = 0; i < n; ++i) index::store(p + i * static_cast<std::int64_t>(sizeof(U)), v);
-    } else {
-      for (std::int64_t i = 0; i < n; ++i) index::store(p + i * s, v);
-    }
-  }
-  template <class U>
-  void run_typed(const ExecContext& c) const {
-    std::byte* base = out_.out_ptr(c);
-    const auto v = static_cast<U>(value_);
-    const std::int64_t C = cols_, cs = col_stride_, rs = rows_.inner_st(0);
-    const auto run = [&](std::byte* row, std::int64_t c0, std::int64_t c1) {
-      c0 = std::clamp<std::int64_t>(c0, 0, C);
-      c1 = std::clamp<std::int64_t>(c1, 0, C);
-      if (c0 < c1) fill(row + c0 * cs, cs, c1 - c0, v);
+    const int lw = width_ == 1 ? 0 : width_ == 2 ? 1 : width_ == 4 ? 2 : 3;  // the table's log2(width)
+    const auto& k = active_kernels().k[bytes_ >= stream_threshold() ? 1 : 0];
+    std::byte* out = out_.out_ptr(c);
+    const std::byte* in = has_in_ ? in_.in_ptr(c) : nullptr;
+    const bool skip_in = has_in_ && same_strides_ && in == out;  // in place: outside the band is already x
+    const auto w = static_cast<std::int64_t>(width_);
+    const std::uint64_t zero = 0, value = value_;
+    const auto fill = [&](const std::uint64_t* v, std::byte* d, std::int64_t n) {
+      k[static_cast<int>(ocs_ == w ? KernelKind::Fill : KernelKind::Generic)][lw](
+          reinterpret_cast<const std::byte*>(v), d, 1, 0, 0, n, 0, ocs_);
     };
+    const auto copy = [&](const std::byte* s, std::byte* d, std::int64_t n) {
+      k[static_cast<int>(ocs_ == w && ics_ == w ? KernelKind::Contig : KernelKind::Generic)][lw](s, d, 1, 0, 0, n,
+                                                                                                  ics_, ocs_);
+    };
+    const std::int64_t C = cols_;
     index::parallel_ranges(rows_.count(), threads_for_bytes(bytes_, c.threads), 1, [&](std::int64_t lo, std::int64_t hi) {
-      index::for_runs(rows_, lo, hi, [&](const std::array<std::int64_t, 1>& off, std::int64_t r0, std::int64_t r1) {
-        for (std::int64_t r = r0; r < r1; ++r) {  // t = col - row: begin <= t < end is r+begin <= col < r+end
-          std::byte* row = base + off[0] + r * rs;
-          if (begin_ <= end_) {
-            run(row, r + begin_, r + end_);
-          } else {  // all but [end, begin)
-            run(row, 0, r + end_);
-            run(row, r + begin_, C);
+      index::for_runs(rows_, lo, hi, [&](const std::array<std::int64_t, 2>& off, std::int64_t r0, std::int64_t r1) {
+        for (std::int64_t r = r0; r < r1; ++r) {
+          std::byte* d = out + off[0] + r * rows_.inner_st(0);
+          const std::byte* s = has_in_ ? in + off[1] + r * rows_.inner_st(1) : nullptr;
+          // t = col - row: begin <= t < end is r + begin <= col < r + end
+          const bool band_in_middle = begin_ <= end_;
+          const std::int64_t x = std::clamp<std::int64_t>(r + (band_in_middle ? begin_ : end_), 0, C);
+          const std::int64_t y = std::clamp<std::int64_t>(r + (band_in_middle ? end_ : begin_), 0, C);
+          const std::int64_t cuts[4] = {0, x, y, C};
+          for (int part = 0; part < 3; ++part) {
+            const std::int64_t c0 = cuts[part], n = cuts[part + 1] - c0;
+            if (n <= 0) continue;
+            if ((part == 1) == band_in_middle) fill(&value, d + c0 * ocs_, n);
+            else if (!has_in_) fill(&zero, d + c0 * ocs_, n);
+            else if (!skip_in) copy(s + c0 * ics_, d + c0 * ocs_, n);
           }
         }
       });
     });
   }
 
-  Operand out_;
+ private:
+  Operand out_, in_;
   std::size_t width_;
-  std::uint64_t value_;
-  std::int64_t begin_, end_, cols_ = 0, col_stride_ = 0;
+  std::uint64_t value_;  // element_slot: the element at offset 0
+  std::int64_t begin_, end_, cols_ = 0, ocs_ = 0, ics_ = 0;
+  bool has_in_ = false, same_strides_ = false;
   std::uint64_t bytes_ = 0;
-  index::Walk<1> rows_;  // batches and rows (the last dimension is the columns)
+  index::Walk<2> rows_;  // (out, in) byte strides of the batch and row dimensions
 };
 
 void int32_field(const Rules& r, const char* field, std::int64_t v) {
@@ -124,12 +132,15 @@ void check(const Rules& r, const DiagonalMatrixDesc& d) {
 void lower(Lowering& l, const DiagonalMatrixDesc& d) {
   const View out = l.out(d.output);
   l.own_elements(out);
-  if (d.input) l.copy(l.in(*d.input), out);
-  else l.fill(out, Scalar{d.output.dtype(), 0});  // every type's 0 is all-zero bits
-  if (d.diagonal_fill_begin == d.diagonal_fill_end) return;  // an empty band
-  l.barrier();
+  if (!d.input) {
+    l.p.steps.push_back(std::make_unique<BandStep>(out, nullptr, d.value, d.diagonal_fill_begin,
+                                                   d.diagonal_fill_end));
+    return;
+  }
+  const View in = l.in(*d.input);
+  l.allow_inplace(in, out);
   l.p.steps.push_back(
-      std::make_unique<BandStep>(out, d.value.value_bits(), d.diagonal_fill_begin, d.diagonal_fill_end));
+      std::make_unique<BandStep>(out, &in, d.value, d.diagonal_fill_begin, d.diagonal_fill_end));
 }
 
 // Call: one output and an optional input (out's dtype and shape); parameters: the value's bits

@@ -5,17 +5,24 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <algorithm>
+
 #include "elem/cast.hpp"
 #include "exec/call.hpp"
 #include "index/common.hpp"
+#include "kernels/kernels.hpp"
 #include "ops/op.hpp"
+#include "plan/copy_plan.hpp"
 #include "runtime/runtime.hpp"
+#include "runtime/simd.hpp"
 
 namespace strided::detail {
 namespace {
 constexpr std::array<LevelRow, 3> kTable{{{FeatureLevel::FL_2_1, 4, 4, kEightTypes},
                                           {FeatureLevel::FL_4_0, 1, 8, kEightTypes},
                                           {FeatureLevel::FL_5_0, 1, 8, kTenTypes}}};
+
+constexpr int log2_width(std::size_t w) { return w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3; }
 
 // The value of element k. Integers: (start + k*delta) mod 2^64, whose low bits are SPEC's
 // mod 2^bits. Floats: fl64(fl64(k*delta) + start), then one conversion (elem/cast.hpp): the
@@ -39,14 +46,21 @@ struct Sequence {
       std::uint64_t v = istart + static_cast<std::uint64_t>(k0) * idelta;  // then += delta: exact mod 2^64
       for (std::int64_t i = 0; i < n; ++i, v += idelta) index::store(p + i * s, static_cast<T>(v));
     } else {
-      double kd = static_cast<double>(k0);  // exact below 2^53 elements, incremented exactly
-      for (std::int64_t i = 0; i < n; ++i, kd += 1.0) {
-        const double prod = kd * fdelta;
-        const double sum = prod + fstart;
-        index::store(p + i * s, elem::cast_value<T>(sum));
+      // k as k0 + i: exact in binary64 below 2^53, and an int32 i converts in vector registers
+      const double k0d = static_cast<double>(k0);
+      for (std::int64_t i0 = 0; i0 < n; i0 += kChunk) {
+        const auto m = static_cast<std::int32_t>(std::min<std::int64_t>(n - i0, kChunk));
+        const double base = k0d + static_cast<double>(i0);
+        std::byte* q = p + i0 * s;
+        for (std::int32_t i = 0; i < m; ++i) {
+          const double prod = (base + static_cast<double>(i)) * fdelta;
+          const double sum = prod + fstart;
+          index::store(q + i * s, elem::cast_value<T>(sum));
+        }
       }
     }
   }
+  static constexpr std::int64_t kChunk = std::int64_t{1} << 30;
 };
 
 class SequenceStep final : public Step {
@@ -67,7 +81,23 @@ class SequenceStep final : public Step {
       std::byte* base = out_.out_ptr(c);
       const std::int64_t total = walk_.count(), s0 = walk_.inner_st(0);
       const int threads = threads_for_bytes(static_cast<std::uint64_t>(total) * sizeof(T), c.threads);
+      // A large contiguous output is made in L1-sized blocks and streamed out by the copy
+      // engine's kernel (non-temporal stores skip reading the output's lines first).
+      constexpr std::int64_t kBlock = 8192 / sizeof(T);
+      const CopyKernel stream = s0 == static_cast<std::int64_t>(sizeof(T)) && walk_.n == 1 &&
+                                        static_cast<std::uint64_t>(total) * sizeof(T) >= stream_threshold()
+                                    ? active_kernels().k[1][static_cast<int>(KernelKind::Contig)][log2_width(sizeof(T))]
+                                    : nullptr;
       index::parallel_ranges(total, threads, 64, [&](std::int64_t lo, std::int64_t hi) {
+        if (stream) {
+          alignas(64) T block[kBlock];
+          for (std::int64_t k = lo; k < hi; k += kBlock) {
+            const std::int64_t n = std::min(kBlock, hi - k);
+            g.write(reinterpret_cast<std::byte*>(block), sizeof(T), k, n);
+            stream(reinterpret_cast<const std::byte*>(block), base + k * s0, 1, 0, 0, n, s0, s0);
+          }
+          return;
+        }
         std::int64_t k = lo;
         index::for_runs(walk_, lo, hi, [&](const std::array<std::int64_t, 1>& off, std::int64_t j0, std::int64_t j1) {
           g.write(base + off[0] + j0 * s0, s0, k, j1 - j0);

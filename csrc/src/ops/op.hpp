@@ -38,6 +38,9 @@ class Lowering {
   /// A copy (converting when the dtypes differ) of view `in` to `out`; identical views of the
   /// same dtype may be the very same memory (in place).
   void copy(const View& in, const View& out);
+  /// Lets `in` be the very same memory as `out` at execute time when the views are identical
+  /// (in-place use); any other overlap gets `in` snapshotted first.
+  void allow_inplace(const View& in, const View& out);
   /// `out` filled with `value`, converted to out's dtype by the Cast rules: a copy from a
   /// stride-0 view of a constant the program owns.
   void fill(const View& out, const Scalar& value);
@@ -57,6 +60,10 @@ class Lowering {
   std::size_t n_in_ = 0, n_out_ = 0;
   bool given_ = false, copy_family_ = false;
 };
+
+/// A Scalar as an 8-byte slot holding the element at offset 0 (native byte order): what a
+/// kernel reads as a constant operand.
+std::uint64_t element_slot(const Scalar& value);
 
 /// An array of a functional call: dtype and shape (its strides only matter to lowering).
 struct ArraySpec {
