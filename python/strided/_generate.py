@@ -166,7 +166,15 @@ def _band_k(k: Any, dims: Tuple[int, ...], name: str) -> int:
 
 def _band(name: str, dims: Tuple[int, ...], dt: np.dtype, value: Any, begin: int, end: int, a: Any, out: Any) -> Any:
     bits = _bits(value, dt, f"{name}.value")
-    res = _result(dims, dt, _as_out(out), f"{name}.shape")
+    if out is None and a is None:
+        # A fresh result without an input starts as zeros from the allocator (calloc: large ones
+        # are untouched zero pages, as numpy.eye's), its own input in place: only the band is written.
+        try:
+            a = res = np.zeros(dims, dt)
+        except (ValueError, MemoryError):
+            raise _core.ValidationError(f"{name}.shape: the result's shape {dims} does not fit in memory") from None
+    else:
+        res = _result(dims, dt, _as_out(out), f"{name}.shape")
     if res.size:
         _core._run(_DIAGONAL, (bits, begin, end), () if a is None else (a,), (res,))
     return res if out is None else out

@@ -47,14 +47,18 @@ class BandStep final : public Step {
       ics_ = in->strides.back();
       same_strides_ = in->strides == out.strides;
     }
-    bytes_ = static_cast<std::uint64_t>(rows_.count()) * static_cast<std::uint64_t>(cols_) * width_;
+    const auto rows = static_cast<std::uint64_t>(rows_.count());
+    bytes_ = rows * static_cast<std::uint64_t>(cols_) * width_;
+    const std::int64_t band = begin <= end ? std::min(end - begin, cols_) : cols_;
+    band_bytes_ = rows * static_cast<std::uint64_t>(band) * width_;
   }
   void run(const ExecContext& c) const override {
-    const int lw = width_ == 1 ? 0 : width_ == 2 ? 1 : width_ == 4 ? 2 : 3;  // the table's log2(width)
-    const auto& k = active_kernels().k[bytes_ >= stream_threshold() ? 1 : 0];
     std::byte* out = out_.out_ptr(c);
     const std::byte* in = has_in_ ? in_.in_ptr(c) : nullptr;
     const bool skip_in = has_in_ && same_strides_ && in == out;  // in place: outside the band is already x
+    const std::uint64_t bytes = skip_in ? band_bytes_ : bytes_;  // what this run writes (at most)
+    const int lw = width_ == 1 ? 0 : width_ == 2 ? 1 : width_ == 4 ? 2 : 3;  // the table's log2(width)
+    const auto& k = active_kernels().k[bytes >= stream_threshold() ? 1 : 0];
     const auto w = static_cast<std::int64_t>(width_);
     const std::uint64_t zero = 0, value = value_;
     const auto fill = [&](const std::uint64_t* v, std::byte* d, std::int64_t n) {
@@ -66,7 +70,7 @@ class BandStep final : public Step {
                                                                                                   ics_, ocs_);
     };
     const std::int64_t C = cols_;
-    index::parallel_ranges(rows_.count(), threads_for_bytes(bytes_, c.threads), 1, [&](std::int64_t lo, std::int64_t hi) {
+    index::parallel_ranges(rows_.count(), threads_for_bytes(bytes, c.threads), 1, [&](std::int64_t lo, std::int64_t hi) {
       index::for_runs(rows_, lo, hi, [&](const std::array<std::int64_t, 2>& off, std::int64_t r0, std::int64_t r1) {
         for (std::int64_t r = r0; r < r1; ++r) {
           std::byte* d = out + off[0] + r * rows_.inner_st(0);
@@ -94,7 +98,7 @@ class BandStep final : public Step {
   std::uint64_t value_;  // element_slot: the element at offset 0
   std::int64_t begin_, end_, cols_ = 0, ocs_ = 0, ics_ = 0;
   bool has_in_ = false, same_strides_ = false;
-  std::uint64_t bytes_ = 0;
+  std::uint64_t bytes_ = 0, band_bytes_ = 0;  // the whole output; the band (in place)
   index::Walk<2> rows_;  // (out, in) byte strides of the batch and row dimensions
 };
 

@@ -43,18 +43,20 @@ struct Sequence {
   template <class S>
   void run(std::byte* p, S s, std::int64_t k0, std::int64_t n) const {
     if constexpr (kInt) {
-      std::uint64_t v = istart + static_cast<std::uint64_t>(k0) * idelta;  // then += delta: exact mod 2^64
-      for (std::int64_t i = 0; i < n; ++i, v += idelta) index::store(p + i * s, static_cast<T>(v));
+      // locals: stores through std::byte* could alias the members, which would stop vectorising
+      const std::uint64_t d = idelta;
+      std::uint64_t v = istart + static_cast<std::uint64_t>(k0) * d;  // then += delta: exact mod 2^64
+      for (std::int64_t i = 0; i < n; ++i, v += d) index::store(p + i * s, static_cast<T>(v));
     } else {
       // k as k0 + i: exact in binary64 below 2^53, and an int32 i converts in vector registers
-      const double k0d = static_cast<double>(k0);
+      const double k0d = static_cast<double>(k0), d = fdelta, st = fstart;
       for (std::int64_t i0 = 0; i0 < n; i0 += kChunk) {
         const auto m = static_cast<std::int32_t>(std::min<std::int64_t>(n - i0, kChunk));
         const double base = k0d + static_cast<double>(i0);
         std::byte* q = p + i0 * s;
         for (std::int32_t i = 0; i < m; ++i) {
-          const double prod = (base + static_cast<double>(i)) * fdelta;
-          const double sum = prod + fstart;
+          const double prod = (base + static_cast<double>(i)) * d;
+          const double sum = prod + st;
           index::store(q + i * s, elem::cast_value<T>(sum));
         }
       }
