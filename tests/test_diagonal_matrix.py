@@ -150,7 +150,9 @@ def test_band_input_strides_and_out(threads) -> None:
         assert sd.diagonal_fill(x.shape, None, -1, 2, 0.5, input=x, out=out) is out
         assert same_bits(out, want) and not out_base[::-2, :3].any() and not out_base[-2::-2].any()
     big = random_array(rng, (3, 257, 300), np.uint16)
-    assert same_bits(sd.diagonal_fill(big.shape, "uint16", 5, -7, 9, input=big), band_reference(big.shape, np.uint16, 5, -7, 9, big))
+    assert same_bits(
+        sd.diagonal_fill(big.shape, "uint16", 5, -7, 9, input=big), band_reference(big.shape, np.uint16, 5, -7, 9, big)
+    )
 
 
 def test_in_place() -> None:
@@ -277,7 +279,9 @@ def test_description_rules() -> None:
         D(T("float32", [4]), 1, 0, 1).validate()
     with pytest.raises(sd.ValidationError, match=r"DiagonalMatrixDesc.value.dtype: must equal output.dtype"):
         D(T("float32", [2, 2]), sd.Scalar("int32", 1), 0, 1).validate()
-    with pytest.raises(sd.ValidationError, match="DiagonalMatrixDesc.diagonal_fill_begin: must fit a 32-bit signed INT"):
+    with pytest.raises(
+        sd.ValidationError, match="DiagonalMatrixDesc.diagonal_fill_begin: must fit a 32-bit signed INT"
+    ):
         D(T("float32", [2, 2]), 1, -(2**31) - 1, 1).validate()
     with pytest.raises(sd.ValidationError, match="DiagonalMatrixDesc.diagonal_fill_end: must fit a 32-bit signed INT"):
         D(T("float32", [2, 2]), 1, 0, 2**31).validate()
@@ -359,7 +363,9 @@ def test_streaming_stores_path() -> None:
         for dtype in ALL_DTYPES:
             x = random_array(rng, (3, 37, 41), dtype)
             assert same_bits(sd.eye(x.shape, dtype, k=2), band_reference(x.shape, dtype, 2, 3, 1))
-            assert same_bits(sd.triu(x, -3), np.triu(x, -3)) and same_bits(sd.tril(x[:, ::-1], 4), np.tril(x[:, ::-1], 4))
+            assert same_bits(sd.triu(x, -3), np.triu(x, -3)) and same_bits(
+                sd.tril(x[:, ::-1], 4), np.tril(x[:, ::-1], 4)
+            )
             base = np.zeros((3, 37, 90), dtype)
             sd.diagonal_fill(x.shape, dtype, 5, -2, 7, input=x, out=base[:, :, 1::2][:, :, :41])
             assert same_bits(base[:, :, 1::2][:, :, :41], band_reference(x.shape, dtype, 5, -2, 7, x))

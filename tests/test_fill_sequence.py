@@ -71,7 +71,9 @@ def test_every_dtype(dtype) -> None:
 
 
 def test_wraps_and_rounds() -> None:
-    assert same_bits(sd.fill_sequence((4,), 2**63 - 2, 1, "int64"), np.array([2**63 - 2, 2**63 - 1, -(2**63), -(2**63) + 1]))
+    assert same_bits(
+        sd.fill_sequence((4,), 2**63 - 2, 1, "int64"), np.array([2**63 - 2, 2**63 - 1, -(2**63), -(2**63) + 1])
+    )
     assert same_bits(sd.fill_sequence((3,), 65530, 4, "uint16"), np.array([65530, 65534, 2], np.uint16))
     f16 = sd.fill_sequence((5,), 2040, 3, "float16")  # 2043 and 2049 are not float16: nearest even
     assert same_bits(f16, np.array([2040, 2043, 2046, 2049, 2052], np.float64).astype(np.float16))
@@ -186,7 +188,10 @@ def test_onnx_range_node() -> None:
         g = helper.make_graph(
             [node],
             "range",
-            [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(np.dtype(dt)), []) for n in ("start", "limit", "delta")],
+            [
+                helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(np.dtype(dt)), [])
+                for n in ("start", "limit", "delta")
+            ],
             [helper.make_tensor_value_info("out", helper.np_dtype_to_tensor_dtype(np.dtype(dt)), None)],
         )
         feeds = {"start": np.array(start, dt), "limit": np.array(limit, dt), "delta": np.array(delta, dt)}

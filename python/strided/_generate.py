@@ -164,7 +164,9 @@ def _band_k(k: Any, dims: Tuple[int, ...], name: str) -> int:
     return max(-dims[-2], _INT32_MIN + 1, min(kk, dims[-1], _INT32_MAX - 1))
 
 
-def _band(name: str, dims: Tuple[int, ...], dt: np.dtype, value: Any, begin: int, end: int, a: Any, out: Any) -> Any:
+def _band(
+    name: str, dims: Tuple[int, ...], dt: np.dtype, value: Any, begin: int, end: int, a: Any, out: Optional[np.ndarray]
+) -> np.ndarray:
     bits = _bits(value, dt, f"{name}.value")
     if out is None and a is None:
         # A fresh result without an input starts as zeros from the allocator (calloc: large ones

@@ -33,8 +33,8 @@ namespace strided {
   X(Tile, copy)                \
   X(SpaceToDepth, copy)        \
   X(DepthToSpace, copy)        \
-  X(FillValueConstant, copy)           \
-  X(FillValueSequence, copy)           \
+  X(FillValueConstant, copy)   \
+  X(FillValueSequence, copy)   \
   X(DiagonalMatrix, copy)
 
 /// DML_SCALAR_UNION with its data type (SPEC 1): the value's bits in the low itemsize(dtype)

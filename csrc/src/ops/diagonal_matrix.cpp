@@ -62,34 +62,35 @@ class BandStep final : public Step {
     const auto w = static_cast<std::int64_t>(width_);
     const std::uint64_t zero = 0, value = value_;
     const auto fill = [&](const std::uint64_t* v, std::byte* d, std::int64_t n) {
-      k[static_cast<int>(ocs_ == w ? KernelKind::Fill : KernelKind::Generic)][lw](
-          reinterpret_cast<const std::byte*>(v), d, 1, 0, 0, n, 0, ocs_);
+      k[static_cast<int>(ocs_ == w ? KernelKind::Fill : KernelKind::Generic)][lw](reinterpret_cast<const std::byte*>(v),
+                                                                                  d, 1, 0, 0, n, 0, ocs_);
     };
     const auto copy = [&](const std::byte* s, std::byte* d, std::int64_t n) {
-      k[static_cast<int>(ocs_ == w && ics_ == w ? KernelKind::Contig : KernelKind::Generic)][lw](s, d, 1, 0, 0, n,
-                                                                                                  ics_, ocs_);
+      k[static_cast<int>(ocs_ == w && ics_ == w ? KernelKind::Contig : KernelKind::Generic)][lw](s, d, 1, 0, 0, n, ics_,
+                                                                                                 ocs_);
     };
     const std::int64_t C = cols_;
-    index::parallel_ranges(rows_.count(), threads_for_bytes(bytes, c.threads), 1, [&](std::int64_t lo, std::int64_t hi) {
-      index::for_runs(rows_, lo, hi, [&](const std::array<std::int64_t, 2>& off, std::int64_t r0, std::int64_t r1) {
-        for (std::int64_t r = r0; r < r1; ++r) {
-          std::byte* d = out + off[0] + r * rows_.inner_st(0);
-          const std::byte* s = has_in_ ? in + off[1] + r * rows_.inner_st(1) : nullptr;
+    index::parallel_ranges(
+        rows_.count(), threads_for_bytes(bytes, c.threads), 1, [&](std::int64_t lo, std::int64_t hi) {
+          index::for_runs(rows_, lo, hi, [&](const std::array<std::int64_t, 2>& off, std::int64_t r0, std::int64_t r1) {
+            for (std::int64_t r = r0; r < r1; ++r) {
+              std::byte* d = out + off[0] + r * rows_.inner_st(0);
+              const std::byte* s = has_in_ ? in + off[1] + r * rows_.inner_st(1) : nullptr;
           // t = col - row: begin <= t < end is r + begin <= col < r + end
-          const bool band_in_middle = begin_ <= end_;
-          const std::int64_t x = std::clamp<std::int64_t>(r + (band_in_middle ? begin_ : end_), 0, C);
-          const std::int64_t y = std::clamp<std::int64_t>(r + (band_in_middle ? end_ : begin_), 0, C);
-          const std::int64_t cuts[4] = {0, x, y, C};
-          for (int part = 0; part < 3; ++part) {
-            const std::int64_t c0 = cuts[part], n = cuts[part + 1] - c0;
-            if (n <= 0) continue;
-            if ((part == 1) == band_in_middle) fill(&value, d + c0 * ocs_, n);
-            else if (!has_in_) fill(&zero, d + c0 * ocs_, n);
-            else if (!skip_in) copy(s + c0 * ics_, d + c0 * ocs_, n);
-          }
-        }
-      });
-    });
+              const bool band_in_middle = begin_ <= end_;
+              const std::int64_t x = std::clamp<std::int64_t>(r + (band_in_middle ? begin_ : end_), 0, C);
+              const std::int64_t y = std::clamp<std::int64_t>(r + (band_in_middle ? end_ : begin_), 0, C);
+              const std::int64_t cuts[4] = {0, x, y, C};
+              for (int part = 0; part < 3; ++part) {
+                const std::int64_t c0 = cuts[part], n = cuts[part + 1] - c0;
+                if (n <= 0) continue;
+                if ((part == 1) == band_in_middle) fill(&value, d + c0 * ocs_, n);
+                else if (!has_in_) fill(&zero, d + c0 * ocs_, n);
+                else if (!skip_in) copy(s + c0 * ics_, d + c0 * ocs_, n);
+              }
+            }
+          });
+        });
   }
 
  private:
@@ -137,14 +138,12 @@ void lower(Lowering& l, const DiagonalMatrixDesc& d) {
   const View out = l.out(d.output);
   l.own_elements(out);
   if (!d.input) {
-    l.p.steps.push_back(std::make_unique<BandStep>(out, nullptr, d.value, d.diagonal_fill_begin,
-                                                   d.diagonal_fill_end));
+    l.p.steps.push_back(std::make_unique<BandStep>(out, nullptr, d.value, d.diagonal_fill_begin, d.diagonal_fill_end));
     return;
   }
   const View in = l.in(*d.input);
   l.allow_inplace(in, out);
-  l.p.steps.push_back(
-      std::make_unique<BandStep>(out, &in, d.value, d.diagonal_fill_begin, d.diagonal_fill_end));
+  l.p.steps.push_back(std::make_unique<BandStep>(out, &in, d.value, d.diagonal_fill_begin, d.diagonal_fill_end));
 }
 
 // Call: one output and an optional input (out's dtype and shape); parameters: the value's bits

@@ -68,7 +68,8 @@ struct Sequence {
 class SequenceStep final : public Step {
  public:
   SequenceStep(const View& out, const Scalar& start, const Scalar& delta) : out_(out.where), dtype_(out.dtype) {
-    for (int i = 0; i < out.ndim(); ++i) walk_.push(out.sizes[static_cast<std::size_t>(i)], {out.strides[static_cast<std::size_t>(i)]});
+    for (int i = 0; i < out.ndim(); ++i)
+      walk_.push(out.sizes[static_cast<std::size_t>(i)], {out.strides[static_cast<std::size_t>(i)]});
     walk_.coalesce();  // drops size-1 dimensions and merges contiguous ones: row-major order kept
     istart_ = start.value_bits();
     idelta_ = delta.value_bits();
