@@ -281,6 +281,8 @@ void diagonal_rules() {
   std::vector<float> d(12, -1);  // begin > end: all but [end, begin) = all but t = 0
   diagonal_fill(out(d, {3, 4}, {4 * F, F}), 1, 0, Scalar::from_int(DataType::INT64, 7));
   for (std::size_t i = 0; i < 12; ++i) CHECK_EQ(d[i], i % 4 == i / 4 ? 0.0f : 7.0f);
+  eye(out(d, {3, 4}, {4 * F, F}), INT64_C(1) << 40);  // any k: beyond the columns, all zeros
+  CHECK(d == std::vector<float>(12, 0));
   std::vector<float> q(12, -1);
   CHECK_THROWS(eye(ArrayView{DataType::FLOAT32, q.data(), {12}, {F}}), ValidationError,
                "out: needs at least 2 dimensions (rows and columns), got 1");

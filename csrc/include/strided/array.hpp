@@ -88,7 +88,8 @@ void fill_sequence(const ArrayView& out, const Scalar& start, const Scalar& delt
 /// itself) or 0. begin and end are 32-bit signed (ValidationError otherwise).
 void diagonal_fill(const ArrayView& out, std::int64_t begin, std::int64_t end, const Scalar& value,
                    const ConstArrayView* input = nullptr);
-/// DiagonalMatrix: `value` on diagonal k of every matrix of out (numpy.eye), 0 elsewhere.
+/// DiagonalMatrix: `value` on diagonal k (column - row = k; any k) of every matrix of out
+/// (numpy.eye), 0 elsewhere. out needs at least 2 dimensions.
 void eye(const ArrayView& out, std::int64_t k = 0, const Scalar& value = Scalar::from_int(DataType::INT64, 1));
 /// numpy triu / tril, ONNX Trilu (upper = triu): x with the elements below diagonal k (triu) or
 /// above it (tril) set to 0, over the last two dimensions. out has x's dtype and shape (may be x).

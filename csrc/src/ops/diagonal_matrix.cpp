@@ -184,12 +184,6 @@ void diagonal_fill(const ArrayView& out, std::int64_t begin, std::int64_t end, c
   detail::call(detail::op_code<DiagonalMatrixDesc>(), prm, 3, nullptr, 0, &o, 1);
 }
 
-void eye(const ArrayView& out, std::int64_t k, const Scalar& value) {
-  if (k < detail::kInt32Min || k >= detail::kInt32Max)
-    throw ValidationError("k: must fit a 32-bit signed INT with k + 1, got " + std::to_string(k));
-  diagonal_fill(out, k, k + 1, value);
-}
-
 namespace {
 // k clamped to the columns and rows, where the band's result stops changing, so that any k
 // fits DirectML's INT.
@@ -199,6 +193,11 @@ std::int64_t clamp_k(const ConstArrayView& x, std::int64_t k) {
   return std::clamp<std::int64_t>(k, std::max(-rows, detail::kInt32Min + 1), std::min(cols, detail::kInt32Max - 1));
 }
 }  // namespace
+
+void eye(const ArrayView& out, std::int64_t k, const Scalar& value) {
+  k = clamp_k(out, k);
+  diagonal_fill(out, k, k + 1, value);
+}
 
 void trilu(const ConstArrayView& x, const ArrayView& out, std::int64_t k, bool upper) {
   k = clamp_k(x, k);
