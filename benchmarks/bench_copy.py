@@ -777,6 +777,69 @@ def _():
 def _():
     x = _xla_x()
     return lambda: np.ascontiguousarray(x.reshape(128, 8, 8, 128).transpose(0, 2, 1, 3)).reshape(-1)
+# ------------------------------------------------------------------ generate: full, eye, triu, arange
+# Writes only (no input read except triu's). "strided" writes a preallocated out=; "fresh" rows
+# allocate the result (strided: its result pool), as numpy's np.eye / np.triu / np.arange must.
+EYE = (4096, 4096)  # 64 MiB of float32
+
+
+@case("full f32 (128 MiB)", "strided")
+    o = f32("o", (N // 4,), False)
+    return lambda: sd.full(o.shape, 2.5, out=o)
+
+
+@case("full f32 (128 MiB)", "numpy")
+    o = f32("o", (N // 4,), False)
+    return lambda: o.fill(2.5)
+
+
+@case(f"eye {EYE[0]}x{EYE[1]} f32", "strided", EYE[0] * EYE[1] * 4)
+    o = f32("o", EYE, False)
+    return lambda: sd.eye(EYE, out=o)
+
+
+@case(f"eye {EYE[0]}x{EYE[1]} f32", "strided fresh", EYE[0] * EYE[1] * 4)
+    return lambda: sd.eye(EYE, "float32")
+
+
+@case(f"eye {EYE[0]}x{EYE[1]} f32", "numpy", EYE[0] * EYE[1] * 4)
+    return lambda: np.eye(*EYE, dtype=np.float32)
+
+
+@case(f"triu {EYE[0]}x{EYE[1]} f32", "strided", EYE[0] * EYE[1] * 4)
+    a, o = f32("a", EYE), f32("o", EYE, False)
+    return lambda: sd.diagonal_fill(EYE, "float32", -(2**31), 0, 0, input=a, out=o)
+
+
+@case(f"triu {EYE[0]}x{EYE[1]} f32", "strided fresh", EYE[0] * EYE[1] * 4)
+    a = f32("a", EYE)
+    return lambda: sd.triu(a)
+
+
+@case(f"triu {EYE[0]}x{EYE[1]} f32", "numpy", EYE[0] * EYE[1] * 4)
+    a = f32("a", EYE)
+    return lambda: np.triu(a)
+
+
+@case("arange 16M int64", "strided")
+    o = arr("o", (N // 8,), np.int64, False)
+    return lambda: sd.fill_sequence(o.shape, 0, 1, out=o)
+
+
+@case("arange 16M int64", "strided fresh")
+    return lambda: sd.arange(N // 8)
+
+
+@case("arange 16M int64", "numpy")
+    return lambda: np.arange(N // 8)
+
+
+@case("arange 16M f32", "strided fresh", N // 2)
+    return lambda: sd.arange(0.0, N // 8 * 0.5, 0.5, dtype="float32")
+
+
+@case("arange 16M f32", "numpy", N // 2)
+    return lambda: np.arange(0.0, N // 8 * 0.5, 0.5, dtype=np.float32)
 
 
 if torch is not None:
@@ -785,6 +848,21 @@ if torch is not None:
     def _():
         x = torch.from_numpy(_xla_x())
         return lambda: x.view(128, 8, 8, 128).permute(0, 2, 1, 3).contiguous().view(-1)
+    @case("full f32 (128 MiB)", "torch")
+        to = torch.from_numpy(f32("o", (N // 4,), False))
+        return lambda: to.fill_(2.5)
+
+    @case(f"eye {EYE[0]}x{EYE[1]} f32", "torch", EYE[0] * EYE[1] * 4)
+        to = torch.from_numpy(f32("o", EYE, False))
+        return lambda: torch.eye(*EYE, out=to)
+
+    @case(f"triu {EYE[0]}x{EYE[1]} f32", "torch", EYE[0] * EYE[1] * 4)
+        ta, to = torch.from_numpy(f32("a", EYE)), torch.from_numpy(f32("o", EYE, False))
+        return lambda: torch.triu(ta, out=to)
+
+    @case("arange 16M int64", "torch")
+        to = torch.from_numpy(arr("o", (N // 8,), np.int64, False))
+        return lambda: torch.arange(N // 8, out=to)
 
 
 # ------------------------------------------------------------------ driver

@@ -25,6 +25,7 @@ PARAM = {
     "scalar": "Scalar | float",
     "order": "_OrderLike",
     "mode": "_ModeLike",
+    "tensor?": "Optional[TensorDesc]",
 }
 PROP = {
     "tensor": "TensorDesc",
@@ -35,6 +36,7 @@ PROP = {
     "scalar": "Scalar",
     "order": "DepthSpaceOrder",
     "mode": "PaddingMode",
+    "tensor?": "Optional[TensorDesc]",
 }
 
 

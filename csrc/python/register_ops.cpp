@@ -6,6 +6,7 @@
 #include <pybind11/native_enum.h>
 
 #include <cctype>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -174,6 +175,10 @@ ScatterReduction from_py(pyb::handle h, const std::string& f, const ScatterReduc
 Scalar from_py(pyb::handle h, const std::string& f, const Scalar*) { return to_scalar(h, f); }
 DepthSpaceOrder from_py(pyb::handle h, const std::string& f, const DepthSpaceOrder*) { return to_order(h, f); }
 PaddingMode from_py(pyb::handle h, const std::string& f, const PaddingMode*) { return to_padding_mode(h, f); }
+std::optional<TensorDesc> from_py(pyb::handle h, const std::string& f, const std::optional<TensorDesc>*) {
+  if (h.is_none()) return std::nullopt;  // an absent optional tensor (DirectML's NULL)
+  return to_tensor(h, f);
+}
 
 pyb::object to_py(const TensorDesc& t) { return pyb::cast(t); }
 pyb::object to_py(std::int64_t v) { return pyb::int_(v); }
@@ -185,6 +190,7 @@ pyb::object to_py(const std::vector<TensorDesc>& v) {
 }
 pyb::object to_py(ScatterReduction x) { return pyb::str(reduction_str(x)); }
 pyb::object to_py(const Scalar& x) { return pyb::cast(x); }
+pyb::object to_py(const std::optional<TensorDesc>& t) { return t ? pyb::cast(*t) : pyb::none(); }
 pyb::object to_py(DepthSpaceOrder x) {  // the IntEnum member (a C++-made unknown value as its int)
   if (static_cast<std::uint32_t>(x) < 2) return pyb::cast(x);
   return pyb::int_(static_cast<std::uint32_t>(x));
@@ -203,6 +209,7 @@ const char* kind_of(const ScatterReduction*) { return "str"; }
 const char* kind_of(const Scalar*) { return "scalar"; }
 const char* kind_of(const DepthSpaceOrder*) { return "order"; }
 const char* kind_of(const PaddingMode*) { return "mode"; }
+const char* kind_of(const std::optional<TensorDesc>*) { return "tensor?"; }
 
 std::string r(const TensorDesc& t) { return t.to_string(); }
 std::string r(std::int64_t v) { return std::to_string(v); }
@@ -220,6 +227,7 @@ std::string r(ScatterReduction x) { return "'" + reduction_str(x) + "'"; }
 std::string r(const Scalar& x) { return scalar_repr(x); }
 std::string r(DepthSpaceOrder x) { return "'" + order_str(x) + "'"; }
 std::string r(PaddingMode x) { return "'" + mode_str(x) + "'"; }
+std::string r(const std::optional<TensorDesc>& t) { return t ? t->to_string() : "None"; }
 
 // ---------------------------------------------------------------- one class per description
 template <class D>

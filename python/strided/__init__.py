@@ -30,7 +30,9 @@ from ._core import (
 from ._core import (
     CastDesc,
     DepthToSpaceDesc,
+    DiagonalMatrixDesc,
     FillValueConstantDesc,
+    FillValueSequenceDesc,
     GatherDesc,
     GatherElementsDesc,
     GatherNDDesc,
@@ -52,7 +54,7 @@ from ._core import (
 from ._types import install_enum_helpers as _install_enum_helpers
 from ._functional import cast, copy, depth_to_space, join, pad, slice, space_to_depth, split, tile
 from ._conveniences import argwhere, broadcast_to, center_crop_pad, compress, concat, flip, permute_dims
-from ._generate import full
+from ._generate import arange, diagonal_fill, eye, eye_like, fill_sequence, full, tril, trilu, triu
 from ._index import gather, gather_elements, gather_nd, scatter, scatter_nd
 from ._pooling import max_unpool, unfold
 from . import xla
@@ -77,8 +79,10 @@ __all__ = [
     "DataType",
     "DepthSpaceOrder",
     "DepthToSpaceDesc",
+    "DiagonalMatrixDesc",
     "FeatureLevel",
     "FillValueConstantDesc",
+    "FillValueSequenceDesc",
     "GatherDesc",
     "GatherElementsDesc",
     "GatherNDDesc",
@@ -102,6 +106,7 @@ __all__ = [
     "ValidationError",
     "argwhere",
     "broadcast_to",
+    "arange",
     "build_info",
     "calc_buffer_tensor_size",
     "cast",
@@ -113,6 +118,10 @@ __all__ = [
     "copy",
     "depth_to_space",
     "flip",
+    "diagonal_fill",
+    "eye",
+    "eye_like",
+    "fill_sequence",
     "full",
     "gather",
     "gather_elements",
@@ -132,6 +141,9 @@ __all__ = [
     "split",
     "tile",
     "unfold",
+    "tril",
+    "trilu",
+    "triu",
     "xla",
     "__version__",
 ]

@@ -4,16 +4,20 @@ checks its arguments, makes or checks the result and runs the operator's descrip
 
 from __future__ import annotations
 
+import math
 from typing import Any, Optional, Tuple
 
 import numpy as np
 
 from . import _core
-from ._functional import _INT64_MAX, _bits, _ints, _out
+from ._functional import _INT64_MAX, _array, _bits, _ints, _number, _out
 
 _FILL_CONSTANT = _core._op_codes["FillValueConstantDesc"]
+_FILL_SEQUENCE = _core._op_codes["FillValueSequenceDesc"]
+_DIAGONAL = _core._op_codes["DiagonalMatrixDesc"]
+_INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
 
-__all__ = ["full"]
+__all__ = ["arange", "diagonal_fill", "eye", "eye_like", "fill_sequence", "full", "tril", "trilu", "triu"]
 
 
 def _shape(shape: Any, name: str) -> Tuple[int, ...]:
@@ -70,3 +74,178 @@ def full(shape: Any, value: Any, dtype: Any = None, out: Optional[np.ndarray] = 
     if res.size:
         _core._run(_FILL_CONSTANT, (bits,), (), (res,))
     return res if out is None else out
+
+
+def fill_sequence(
+    shape: Any, start: Any, delta: Any, dtype: Any = None, out: Optional[np.ndarray] = None
+) -> np.ndarray:
+    """DirectML FillValueSequence: an array of ``shape`` whose element of row-major index ``k``
+    is ``start + k * delta`` (``out``'s strides do not change ``k``).
+
+    ``start``, ``delta``: numbers or ``Scalar``s, converted to ``dtype`` by the Cast rules (SPEC
+    3.5) before use. Integers wrap modulo 2**bits (UINT8 start 10, delta -2 -> 10, 8, 6, ...);
+    floats are computed in binary64, ``fl64(fl64(k * delta) + start)``, and rounded once to
+    ``dtype`` (SPEC 3.13). ``dtype``: by default ``out``'s, else float64 when either value is a
+    float, else int64. Returns a new C-contiguous array, or ``out`` (any strides, exactly
+    ``shape`` and ``dtype``). A size-0 dimension gives an empty result; ``shape=()`` a 0-d
+    array holding ``start``.
+    """
+    dims = _shape(shape, "fill_sequence.shape")
+    o = _as_out(out)
+    either = delta if isinstance(delta, (float, np.floating)) and not isinstance(start, _core.Scalar) else start
+    dt = _dtype_for(either, dtype, o, "fill_sequence")
+    params = (_bits(start, dt, "fill_sequence.start"), _bits(delta, dt, "fill_sequence.delta"))
+    res = _result(dims, dt, o, "fill_sequence.shape")
+    if res.size:
+        _core._run(_FILL_SEQUENCE, params, (), (res,))
+    return res if out is None else out
+
+
+def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> np.ndarray:
+    """``numpy.arange`` / ONNX Range on FillValueSequence: ``start, start + step, ...`` up to,
+    not including, ``stop``; ``arange(n)`` counts from 0.
+
+    The length is ``max(0, ceil((stop - start) / step))``: exact for integers, in float64 as
+    numpy computes it otherwise. ``dtype``: by default numpy's (from the
+    three values: int64 for ints, float64 when one is a float of any width). The values follow SPEC 3.13:
+    ``start`` and ``step`` converted to ``dtype`` by the Cast rules, then ``start + k * step``
+    (integers wrapping, floats in binary64 rounded once). ``step`` 0 raises ValidationError.
+    """
+    if stop is None:
+        start, stop = 0, start
+    vals = [_number(v, f"arange.{n}") for v, n in ((start, "start"), (stop, "stop"), (step, "step"))]
+    if dtype is None:  # numpy's arange: float64 when a value is a float (of any width), else int64
+        if any(isinstance(v, (complex, np.complexfloating)) for v in vals):
+            raise _core.ValidationError("arange.dtype: complex values are not a DirectML type")
+        dt = np.dtype(np.float64 if any(isinstance(v, (float, np.floating)) for v in vals) else np.int64)
+    else:
+        dt = np.dtype(_core.DataType(_core._to_dtype(dtype)).numpy)
+    if all(isinstance(v, (int, np.integer)) for v in vals):  # exact: ceil(a / b) = -((-a) // b)
+        a, b, c = (int(v) for v in vals)
+        if c == 0:
+            raise _core.ValidationError("arange.step: must not be 0")
+        n = max(0, -((a - b) // c))
+    else:
+        if float(vals[2]) == 0:
+            raise _core.ValidationError("arange.step: must not be 0")
+        q = (float(vals[1]) - float(vals[0])) / float(vals[2])
+        if not math.isfinite(q):
+            raise _core.ValidationError(f"arange: the length (stop - start) / step = {q} is not finite")
+        n = max(0, math.ceil(q))
+    return fill_sequence((n,), vals[0], vals[2], dt)
+
+
+def _matrix_shape(shape: Any, name: str) -> Tuple[int, ...]:
+    dims = (int(shape),) * 2 if isinstance(shape, (int, np.integer)) else _shape(shape, name)
+    if len(dims) < 2:
+        raise _core.ValidationError(f"{name}: needs at least 2 dimensions (rows, columns), got {len(dims)}")
+    return dims
+
+
+def _band_k(k: Any, dims: Tuple[int, ...], name: str) -> int:
+    """``k`` clamped to [-rows, columns], where the band's result stops changing, so that any
+    ``k`` fits DirectML's 32-bit INT fields."""
+    kk = _core._to_int(k, name)
+    return max(-dims[-2], _INT32_MIN + 1, min(kk, dims[-1], _INT32_MAX - 1))
+
+
+def _band(
+    name: str, dims: Tuple[int, ...], dt: np.dtype, value: Any, begin: int, end: int, a: Any, out: Optional[np.ndarray]
+) -> np.ndarray:
+    bits = _bits(value, dt, f"{name}.value")
+    if out is None and a is None:
+        # A fresh result without an input starts as zeros from the allocator (calloc: large ones
+        # are untouched zero pages, as numpy.eye's), its own input in place: only the band is written.
+        try:
+            a = res = np.zeros(dims, dt)
+        except (ValueError, MemoryError):
+            raise _core.ValidationError(f"{name}.shape: the result's shape {dims} does not fit in memory") from None
+    else:
+        res = _result(dims, dt, _as_out(out), f"{name}.shape")
+    if res.size:
+        _core._run(_DIAGONAL, (bits, begin, end), () if a is None else (a,), (res,))
+    return res if out is None else out
+
+
+def _float_default(dtype: Any, out: Any) -> np.dtype:
+    """``dtype`` if given, else ``out``'s, else float64 (numpy.eye's default)."""
+    o = _as_out(out)
+    return _dtype_for(0.0, dtype, o, "eye") if dtype is not None or o is not None else np.dtype(np.float64)
+
+
+def eye(shape: Any, dtype: Any = None, k: Any = 0, value: Any = 1, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """DirectML DiagonalMatrix (``numpy.eye``): ``value`` on diagonal ``k`` (``column - row ==
+    k``; positive above the main diagonal) of the last two dimensions, 0 elsewhere; earlier
+    dimensions are batches, each the same matrix.
+
+    ``shape``: at least 2 dimensions, or an int ``n`` for ``(n, n)``. ``dtype``: by default
+    ``out``'s, else float64. ``value``: a number or Scalar, converted to ``dtype`` by the Cast
+    rules. Returns a new C-contiguous array, or ``out`` (any strides, exactly ``shape`` and
+    ``dtype``).
+    """
+    dims = _matrix_shape(shape, "eye.shape")
+    kk = _band_k(k, dims, "eye.k")
+    return _band("eye", dims, _float_default(dtype, out), value, kk, kk + 1, None, out)
+
+
+def eye_like(x: Any, k: Any = 0, dtype: Any = None) -> np.ndarray:
+    """ONNX EyeLike: ``eye(x.shape, dtype or x.dtype, k)`` (x's values are not read; x has at
+    least 2 dimensions, ONNX's 2 or batches of them)."""
+    a = _array(x, "eye_like.x")
+    dims = _matrix_shape(a.shape, "eye_like.x.shape")
+    return eye(dims, a.dtype if dtype is None else dtype, k)
+
+
+def diagonal_fill(
+    shape: Any,
+    dtype: Any,
+    begin: Any,
+    end: Any,
+    value: Any = 1,
+    input: Any = None,  # noqa: A002 - DirectML's field name
+    out: Optional[np.ndarray] = None,
+) -> np.ndarray:
+    """DirectML DiagonalMatrix1 over the last two dimensions (earlier ones are batches): with
+    ``t = column - row``, ``value`` where ``begin <= t < end`` (when ``begin > end``: everywhere
+    but ``end <= t < begin``; ``begin == end`` fills nothing), elsewhere ``input`` or 0.
+
+    ``begin``, ``end``: 32-bit signed ints (SPEC 3.12). ``dtype``: None takes ``input``'s,
+    ``out``'s or float64. ``input``: an array of ``shape`` and ``dtype`` (any strides; may be
+    ``out`` itself). Returns a new C-contiguous array, or ``out``.
+    """
+    dims = _matrix_shape(shape, "diagonal_fill.shape")
+    a = None if input is None else _array(input, "diagonal_fill.input")
+    dt = a.dtype if dtype is None and a is not None else _float_default(dtype, out)
+    b = _core._to_int(begin, "diagonal_fill.begin")
+    e = _core._to_int(end, "diagonal_fill.end")
+    for n, v in (("begin", b), ("end", e)):
+        if not _INT32_MIN <= v <= _INT32_MAX:
+            raise _core.ValidationError(f"diagonal_fill.{n}: must fit a 32-bit signed INT, got {v}")
+    if a is not None and a.shape != dims:
+        raise _core.ValidationError(f"diagonal_fill.input: expected shape {dims}, got {a.shape}")
+    if a is not None and a.dtype != dt:
+        raise _core.ValidationError(f"diagonal_fill.input: expected dtype {dt}, got {a.dtype}")
+    return _band("diagonal_fill", dims, dt, value, b, e, a, out)
+
+
+def trilu(x: Any, k: Any = 0, upper: bool = True) -> np.ndarray:
+    """ONNX Trilu: ``triu(x, k)`` when ``upper``, else ``tril(x, k)``."""
+    name = "triu" if upper else "tril"
+    a = _array(x, f"{name}.x")
+    if a.ndim < 2:
+        raise _core.ValidationError(f"{name}.x: needs at least 2 dimensions (rows, columns), got {a.ndim}")
+    kk = _band_k(k, a.shape, f"{name}.k")
+    # triu zeroes t = col - row < k; tril zeroes t >= k + 1 (SPEC 3.12)
+    begin, end = (_INT32_MIN, kk) if upper else (kk + 1, _INT32_MAX)
+    return _band(name, a.shape, a.dtype, 0, begin, end, a, None)
+
+
+def triu(x: Any, k: Any = 0) -> np.ndarray:
+    """``numpy.triu`` (DiagonalMatrix1 with x as input): x with the elements below diagonal k
+    (``column - row < k``) of its last two dimensions set to 0; a new array."""
+    return trilu(x, k, True)
+
+
+def tril(x: Any, k: Any = 0) -> np.ndarray:
+    """``numpy.tril``: x with the elements above diagonal k (``column - row > k``) set to 0."""
+    return trilu(x, k, False)

@@ -294,6 +294,52 @@ void full_rules() {
   CHECK_EQ(o[0], 2.5f);
 }
 
+void sequence_rules() {
+  // SPEC 3.13: INT8 120 + 5k wraps; row-major k over a reversed, padded out (rows of 5).
+  std::vector<std::int8_t> b(2 * 5, 0);
+  fill_sequence(ArrayView{DataType::INT8, b.data() + 5, {2, 3}, {-5, 1}}, Scalar::from_int(DataType::INT64, 120),
+                Scalar::from_int(DataType::INT64, 5));
+  const std::vector<std::int8_t> want{-121, -116, -111, 0, 0, 120, 125, -126, 0, 0};
+  CHECK(b == want);
+  std::vector<float> f(8, -1);  // floats from binary64, rounded once: element 7 is 0.699999988f
+  fill_sequence(ArrayView{DataType::FLOAT32, f.data(), {8}, {F}}, Scalar::from_int(DataType::INT64, 0),
+                Scalar::from_double(DataType::FLOAT32, 0.1));
+  CHECK_EQ(f[7], 0.699999988f);
+  fill_sequence(ArrayView{DataType::FLOAT32, f.data(), {0, 2}, {2 * F, F}}, Scalar::from_int(DataType::INT64, 5),
+                Scalar::from_int(DataType::INT64, 1));  // empty: nothing written
+  CHECK_EQ(f[0], 0.0f);
+}
+
+void diagonal_rules() {
+  // eye(k = 1) into a 3x4 out with rows of 5; SPEC 3.12's band and triu/tril with an input.
+  std::vector<float> o(3 * 5, -1);
+  eye(ArrayView{DataType::FLOAT32, o.data(), {3, 4}, {5 * F, F}}, 1);
+  for (std::size_t i = 0; i < o.size(); ++i) CHECK_EQ(o[i], i % 5 == 4 ? -1.0f : (i % 5 == i / 5 + 1 ? 1.0f : 0.0f));
+  const std::vector<float> x = iota(12);  // 3x4: 0..11
+  std::vector<float> u(12, -1), l(12, -1);
+  triu(in(x, {3, 4}, {4 * F, F}), out(u, {3, 4}, {4 * F, F}), 1);
+  tril(in(x, {3, 4}, {4 * F, F}), out(l, {3, 4}, {4 * F, F}), -1);
+  for (std::size_t i = 0; i < 12; ++i) {
+    const auto t = static_cast<std::int64_t>(i % 4) - static_cast<std::int64_t>(i / 4);
+    CHECK_EQ(u[i], t >= 1 ? x[i] : 0.0f);
+    CHECK_EQ(l[i], t <= -1 ? x[i] : 0.0f);
+  }
+  std::vector<float> d(12, -1);  // begin > end: all but [end, begin) = all but t = 0
+  diagonal_fill(out(d, {3, 4}, {4 * F, F}), 1, 0, Scalar::from_int(DataType::INT64, 7));
+  for (std::size_t i = 0; i < 12; ++i) CHECK_EQ(d[i], i % 4 == i / 4 ? 0.0f : 7.0f);
+  eye(out(d, {3, 4}, {4 * F, F}), INT64_C(1) << 40);  // any k: beyond the columns, all zeros
+  CHECK(d == std::vector<float>(12, 0));
+  std::vector<float> q(12, -1);
+  CHECK_THROWS(eye(ArrayView{DataType::FLOAT32, q.data(), {12}, {F}}), ValidationError,
+               "out: needs at least 2 dimensions (rows and columns), got 1");
+  CHECK_THROWS(diagonal_fill(out(q, {3, 4}, {4 * F, F}), INT64_C(1) << 31, 0, Scalar::from_int(DataType::INT64, 1)),
+               ValidationError, "begin: must fit a 32-bit signed INT, got 2147483648");
+  const ConstArrayView wrong = in(x, {4, 3}, {3 * F, F});
+  CHECK_THROWS(diagonal_fill(out(q, {3, 4}, {4 * F, F}), 0, 1, Scalar::from_int(DataType::INT64, 1), &wrong),
+               ValidationError, "input: expected shape (3, 4), got (4, 3)");
+  CHECK(q == std::vector<float>(12, -1));
+}
+
 void plan_cache() {
   clear_plan_cache();
   CHECK_EQ(plan_cache_size(), std::size_t{0});
@@ -450,6 +496,8 @@ int main() {
   max_unpool_rules();
   argwhere_rules();
   flip_permute_dims();
+  sequence_rules();
+  diagonal_rules();
   plan_cache();
   return check::report();
 }

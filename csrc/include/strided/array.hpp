@@ -120,6 +120,24 @@ void max_unpool(const ConstArrayView& x, const ConstArrayView& indices, const Ar
 void unfold(const ConstArrayView& x, const ArrayView& out, const std::vector<std::int64_t>& window_sizes,
             const std::vector<std::int64_t>& strides, const std::vector<std::int64_t>& dilations,
             const std::vector<std::int64_t>& start_padding, const std::vector<std::int64_t>& end_padding);
+/// FillValueSequence: out[c] = start + k * delta, k = c's row-major index (not its memory order);
+/// start and delta converted to out's dtype by the Cast rules. Integers wrap modulo 2^bits;
+/// floats are computed in binary64 (product, then sum) and rounded once (numpy.arange).
+void fill_sequence(const ArrayView& out, const Scalar& start, const Scalar& delta);
+/// DiagonalMatrix1 over out's last two dimensions (earlier ones are batches; out needs at least
+/// 2): with t = column - row, out = value (converted to out's dtype) where begin <= t < end (all
+/// but end <= t < begin when begin > end), else `input` (out's dtype and shape; may be out
+/// itself) or 0. begin and end are 32-bit signed (ValidationError otherwise).
+void diagonal_fill(const ArrayView& out, std::int64_t begin, std::int64_t end, const Scalar& value,
+                   const ConstArrayView* input = nullptr);
+/// DiagonalMatrix: `value` on diagonal k (column - row = k; any k) of every matrix of out
+/// (numpy.eye), 0 elsewhere. out needs at least 2 dimensions.
+void eye(const ArrayView& out, std::int64_t k = 0, const Scalar& value = Scalar::from_int(DataType::INT64, 1));
+/// numpy triu / tril, ONNX Trilu (upper = triu): x with the elements below diagonal k (triu) or
+/// above it (tril) set to 0, over the last two dimensions. out has x's dtype and shape (may be x).
+void triu(const ConstArrayView& x, const ArrayView& out, std::int64_t k = 0);
+void tril(const ConstArrayView& x, const ArrayView& out, std::int64_t k = 0);
+void trilu(const ConstArrayView& x, const ArrayView& out, std::int64_t k = 0, bool upper = true);
 
 /// Drops every cached plan (they are rebuilt on the next call).
 void clear_plan_cache();

@@ -37,7 +37,9 @@ namespace strided {
   X(FillValueConstant, copy)   \
   X(MaxUnpooling, index)       \
   X(Unfold, copy)              \
-  X(NonzeroCoordinates, copy)
+  X(NonzeroCoordinates, copy)  \
+  X(FillValueSequence, copy)   \
+  X(DiagonalMatrix, copy)
 
 /// DML_SCALAR_UNION with its data type (SPEC 1): the value's bits in the low itemsize(dtype)
 /// bytes of `bits`, as the union holds them (FLOAT16: the binary16 pattern); higher bytes are
@@ -456,6 +458,48 @@ struct NonzeroCoordinatesDesc {
     return std::make_tuple(desc_field("input", &NonzeroCoordinatesDesc::input),
                            desc_field("output_count", &NonzeroCoordinatesDesc::output_count),
                            desc_field("output_coordinates", &NonzeroCoordinatesDesc::output_coordinates));
+  }
+};
+
+/// DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC: out[c] = start + k * delta, k the row-major index of c.
+struct FillValueSequenceDesc {
+  TensorDesc output;
+  Scalar value_start;  // ValueDataType + ValueStart: a value of the output's dtype
+  Scalar value_delta;  // ValueDelta, same dtype
+
+  static constexpr const char* name = "FillValueSequenceDesc";
+  static constexpr const char* doc =
+      "DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC: out[c] = value_start + k * value_delta, k = the row-major index of c "
+      "(integers modulo 2^bits; floats computed in binary64 and rounded once to the output's dtype). Both values "
+      "are Scalars of the output's dtype (a Python number is converted to it by the Cast rules).";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("output", &FillValueSequenceDesc::output),
+                           desc_field("value_start", &FillValueSequenceDesc::value_start),
+                           desc_field("value_delta", &FillValueSequenceDesc::value_delta));
+  }
+};
+
+/// DML_DIAGONAL_MATRIX_OPERATOR_DESC (begin = Offset, end = Offset + 1, no input) and
+/// DML_DIAGONAL_MATRIX1_OPERATOR_DESC: with t = column - row over the last two dimensions,
+/// out = value where (end >= begin) XOR (t >= begin) XOR (t < end), else input (or 0).
+struct DiagonalMatrixDesc {
+  TensorDesc output;
+  Scalar value;                            // ValueDataType + Value: a value of the output's dtype
+  std::int64_t diagonal_fill_begin = 0;    // INT (32-bit signed), inclusive
+  std::int64_t diagonal_fill_end = 0;      // INT, exclusive
+  std::optional<TensorDesc> input;         // DIAGONAL_MATRIX1's optional InputTensor
+
+  static constexpr const char* name = "DiagonalMatrixDesc";
+  static constexpr const char* doc =
+      "DML_DIAGONAL_MATRIX_OPERATOR_DESC / DML_DIAGONAL_MATRIX1_OPERATOR_DESC: over the last two dimensions "
+      "(earlier ones are batches), with t = column - row, out = value where begin <= t < end (all but "
+      "end <= t < begin when begin > end), else input (when given) or 0.";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("output", &DiagonalMatrixDesc::output),
+                           desc_field("value", &DiagonalMatrixDesc::value),
+                           desc_field("diagonal_fill_begin", &DiagonalMatrixDesc::diagonal_fill_begin),
+                           desc_field("diagonal_fill_end", &DiagonalMatrixDesc::diagonal_fill_end),
+                           desc_field("input", &DiagonalMatrixDesc::input, FieldUse::Optional));
   }
 };
 

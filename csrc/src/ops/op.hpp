@@ -38,12 +38,19 @@ class Lowering {
   /// A copy (converting when the dtypes differ) of view `in` to `out`; identical views of the
   /// same dtype may be the very same memory (in place).
   void copy(const View& in, const View& out);
+  /// Lets `in` be the very same memory as `out` at execute time when the views are identical
+  /// (in-place use); any other overlap gets `in` snapshotted first.
+  void allow_inplace(const View& in, const View& out);
   /// `out` filled with `value`, converted to out's dtype by the Cast rules: a copy from a
   /// stride-0 view of a constant the program owns.
   void fill(const View& out, const Scalar& value);
   /// Steps added after this run after those before it have finished (call it before a step
   /// that overwrites, or reads, what an earlier step wrote).
   void barrier();
+  /// BufferError unless `out` (a view from out()) gives every element its own memory: a step
+  /// other than a copy writes elements in parallel, so the functional path's stride-0 outputs,
+  /// which copies allow (last coordinate wins), would race there.
+  void own_elements(const View& out) const;
 
   Program& p;
 
@@ -53,6 +60,10 @@ class Lowering {
   std::size_t n_in_ = 0, n_out_ = 0;
   bool given_ = false, copy_family_ = false;
 };
+
+/// A Scalar as an 8-byte slot holding the element at offset 0 (native byte order): what a
+/// kernel reads as a constant operand.
+std::uint64_t element_slot(const Scalar& value);
 
 /// An array of a functional call: dtype and shape (its strides only matter to lowering).
 struct ArraySpec {

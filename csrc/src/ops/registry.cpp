@@ -27,6 +27,20 @@ View view_of(const TensorDesc& t, bool is_output, int buffer) {
 
 // ------------------------------------------------------------------ Lowering
 
+std::uint64_t element_slot(const Scalar& v) {
+  // The element itself, in its native representation (an n-byte unsigned of the same bits), so
+  // a kernel reads it at offset 0 on any byte order.
+  std::uint64_t slot = 0;
+  const auto put = [&](auto x) { std::memcpy(&slot, &x, sizeof x); };
+  switch (itemsize(v.dtype)) {
+    case 1: put(static_cast<std::uint8_t>(v.bits)); break;
+    case 2: put(static_cast<std::uint16_t>(v.bits)); break;
+    case 4: put(static_cast<std::uint32_t>(v.bits)); break;
+    default: put(v.bits); break;
+  }
+  return slot;
+}
+
 View Lowering::in(const TensorDesc& t) {
   const int k = static_cast<int>(p.input_bytes.size());
   p.input_dtypes.push_back(t.dtype());
@@ -79,6 +93,10 @@ std::vector<View> Lowering::outs(const std::vector<TensorDesc>& ts) {
 
 void Lowering::copy(const View& in, const View& out) {
   p.steps.push_back(make_copy_step(in, out));
+  allow_inplace(in, out);
+}
+
+void Lowering::allow_inplace(const View& in, const View& out) {
   if (in.dtype == out.dtype && in.strides == out.strides && in.where.offset == out.where.offset)
     p.inplace_ok.emplace_back(in.where.buffer, out.where.buffer);
 }
@@ -90,22 +108,18 @@ void Lowering::fill(const View& out, const Scalar& value) {
   src.dtype = out.dtype;
   src.sizes = out.sizes;
   src.strides.assign(out.sizes.size(), 0);
-  // Stored as the element itself, in its native representation (an n-byte unsigned of the same
-  // bits), so the copy reads it at offset 0 on any byte order.
-  const Scalar v = value.cast(out.dtype);
-  std::uint64_t slot = 0;
-  const auto put = [&](auto x) { std::memcpy(&slot, &x, sizeof x); };
-  switch (itemsize(out.dtype)) {
-    case 1: put(static_cast<std::uint8_t>(v.bits)); break;
-    case 2: put(static_cast<std::uint16_t>(v.bits)); break;
-    case 4: put(static_cast<std::uint32_t>(v.bits)); break;
-    default: put(v.bits); break;
-  }
-  p.constants.push_back(slot);
+  p.constants.push_back(element_slot(value.cast(out.dtype)));
   p.steps.push_back(make_copy_step(src, out));
 }
 
 void Lowering::barrier() { p.steps.push_back(make_barrier_step()); }
+
+void Lowering::own_elements(const View& out) const {
+  if (given_ && may_overlap_itself(region_of(out), false))
+    throw BufferError("outputs[" + std::to_string(out.where.buffer) +
+                      "]: the output's elements overlap each other (a stride 0 or overlapping strides); every output "
+                      "element needs its own memory");
+}
 
 // ------------------------------------------------------------------ Call
 

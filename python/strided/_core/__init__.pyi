@@ -445,6 +445,35 @@ class NonzeroCoordinatesDesc(_Desc):
     @property
     def output_coordinates(self) -> TensorDesc: ...
 
+class FillValueSequenceDesc(_Desc):
+    def __init__(self, output: TensorDesc, value_start: Scalar | float, value_delta: Scalar | float) -> None: ...
+    @property
+    def output(self) -> TensorDesc: ...
+    @property
+    def value_start(self) -> Scalar: ...
+    @property
+    def value_delta(self) -> Scalar: ...
+
+class DiagonalMatrixDesc(_Desc):
+    def __init__(
+        self,
+        output: TensorDesc,
+        value: Scalar | float,
+        diagonal_fill_begin: SupportsIndex,
+        diagonal_fill_end: SupportsIndex,
+        input: Optional[TensorDesc] = None,
+    ) -> None: ...
+    @property
+    def output(self) -> TensorDesc: ...
+    @property
+    def value(self) -> Scalar: ...
+    @property
+    def diagonal_fill_begin(self) -> int: ...
+    @property
+    def diagonal_fill_end(self) -> int: ...
+    @property
+    def input(self) -> Optional[TensorDesc]: ...
+
 _AnyDesc: TypeAlias = Union[
     IdentityDesc,
     SplitDesc,
@@ -465,6 +494,8 @@ _AnyDesc: TypeAlias = Union[
     MaxUnpoolingDesc,
     UnfoldDesc,
     NonzeroCoordinatesDesc,
+    FillValueSequenceDesc,
+    DiagonalMatrixDesc,
 ]
 
 # ---- end of the generated descriptions ----
