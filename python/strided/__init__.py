@@ -35,11 +35,14 @@ from ._core import (
     GatherNDDesc,
     IdentityDesc,
     JoinDesc,
+    OneHotDesc,
+    ReverseSubsequencesDesc,
     ScatterDesc,
     ScatterElementsDesc,
     ScatterNDDesc,
     Slice1Desc,
     SliceDesc,
+    SliceGradDesc,
     SpaceToDepthDesc,
     SplitDesc,
     TileDesc,
@@ -47,6 +50,7 @@ from ._core import (
 from ._types import install_enum_helpers as _install_enum_helpers
 from ._functional import cast, copy, depth_to_space, join, slice, space_to_depth, split, tile
 from ._generate import full
+from ._grad import one_hot, reverse_subsequences, slice_grad
 from ._index import gather, gather_elements, gather_nd, scatter, scatter_nd
 from . import xla
 from ._layout import attach as _attach_layout, plot_layout
@@ -77,12 +81,15 @@ __all__ = [
     "GatherNDDesc",
     "IdentityDesc",
     "JoinDesc",
+    "OneHotDesc",
+    "ReverseSubsequencesDesc",
     "ScatterDesc",
     "ScatterElementsDesc",
     "ScatterNDDesc",
     "Scalar",
     "Slice1Desc",
     "SliceDesc",
+    "SliceGradDesc",
     "SpaceToDepthDesc",
     "SplitDesc",
     "TensorDesc",
@@ -101,12 +108,15 @@ __all__ = [
     "gather_nd",
     "get_num_threads",
     "join",
+    "one_hot",
     "packed_strides",
     "plot_layout",
+    "reverse_subsequences",
     "scatter",
     "scatter_nd",
     "set_num_threads",
     "slice",
+    "slice_grad",
     "space_to_depth",
     "split",
     "tile",
