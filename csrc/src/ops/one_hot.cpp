@@ -1,8 +1,8 @@
 // OneHot (DML_ONE_HOT_OPERATOR_DESC): out[c] = (c[axis] == idx[c with c[axis] = 0]) ? on : off.
-// One step of its own (the index family's loop nests, index/common.hpp) that writes every output
-// element once: per block of lines it reads each index once into a private array of positions,
-// then writes the lines in the output's memory order (line by line when the axis is the inner
-// dimension, axis position by axis position otherwise). An index can only choose between the
+// One step of its own (the index family's loop nests, index/common.hpp): per block of lines it
+// reads each index once into a private array of positions, fills the block with the off value in
+// the output's memory order (line by line when the axis is the inner dimension, axis position by
+// axis position otherwise), then writes one on value per line while the block is in cache. An index can only choose between the
 // two values, never an address: out-of-range values (or values another thread rewrites) give
 // all-off sequences, so there is nothing to check before writing.
 #include <algorithm>
@@ -53,7 +53,6 @@ template <class I, std::size_t W>
 void one_hot_lines(const Geom& g, const std::byte* idx, const std::byte* values, std::byte* out, std::int64_t lo,
                    std::int64_t hi) {
   using T = index::uint_of_t<W>;
-  constexpr auto w = static_cast<std::int64_t>(W);
   const T off = load<T>(values), on = load<T>(values + g.on_at);
   const std::int64_t D = g.D, ax = g.ax, ji = g.lines.inner_st(0), jo = g.lines.inner_st(1);
   const auto ud = static_cast<std::uint64_t>(D);
@@ -66,23 +65,15 @@ void one_hot_lines(const Geom& g, const std::byte* idx, const std::byte* values,
       // The only read of each index: a position >= D (out of range) matches no element.
       for (std::int64_t j = 0; j < n; ++j) pos[j] = index::index_pos(load<I>(ib + (jb + j) * ji), D);
       std::byte* base = ob + jb * jo;
+      // The block's lines filled with off in memory order (vectorised runs), then one 'on' per
+      // line while the block is still in cache.
       if (g.axis_inner) {
-        for (std::int64_t j = 0; j < n; ++j) {
-          std::byte* line = base + j * jo;
-          put<T>(line, ax, D, off);
-          if (pos[j] < ud) store<T>(line + static_cast<std::int64_t>(pos[j]) * ax, on);
-        }
+        for (std::int64_t j = 0; j < n; ++j) put<T>(base + j * jo, ax, D, off);
       } else {
-        for (std::int64_t k = 0; k < D; ++k) {
-          std::byte* row = base + k * ax;
-          const auto uk = static_cast<std::uint64_t>(k);
-          if (jo == w) {
-            for (std::int64_t j = 0; j < n; ++j) store<T>(row + j * w, pos[j] == uk ? on : off);
-          } else {
-            for (std::int64_t j = 0; j < n; ++j) store<T>(row + j * jo, pos[j] == uk ? on : off);
-          }
-        }
+        for (std::int64_t k = 0; k < D; ++k) put<T>(base + k * ax, jo, n, off);
       }
+      for (std::int64_t j = 0; j < n; ++j)
+        if (pos[j] < ud) store<T>(base + j * jo + static_cast<std::int64_t>(pos[j]) * ax, on);
     }
   });
 }

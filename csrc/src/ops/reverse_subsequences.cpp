@@ -86,10 +86,14 @@ void reverse_lines(const Geom& g, const std::byte* len, const std::byte* in, std
           move<T>(dst + l * ao, ao, src + l * ai, ai, M - l);
         }
       } else {
+        // Row by row of the output; neighbouring sequences of equal length (lengths broadcast
+        // along a dimension, as ONNX's batch lengths over the features) move as one run.
+        std::int64_t ends[kBlock];  // ends[j]: the end of the run of equal lengths that starts at j
+        for (std::int64_t j = n; j-- > 0;) ends[j] = j + 1 < n && L[j + 1] == L[j] ? ends[j + 1] : j + 1;
         for (std::int64_t k = 0; k < M; ++k)
-          for (std::int64_t j = 0; j < n; ++j) {
+          for (std::int64_t j = 0; j < n; j = ends[j]) {
             const std::int64_t s = k < L[j] ? L[j] - 1 - k : k;
-            store<T>(ob + k * ao + j * jo, load<T>(ib + s * ai + j * ji));
+            move<T>(ob + k * ao + j * jo, jo, ib + s * ai + j * ji, ji, ends[j] - j);
           }
       }
     }
