@@ -94,6 +94,19 @@ def test_every_dtype_and_index_type(dtype) -> None:
                 assert same_bits(got, ref_one_hot(idx, depth, values, axis)), (itype, shape, axis)
 
 
+def test_misaligned_and_column_major_out(threads) -> None:
+    rng = np.random.default_rng(6)
+    idx = rng.integers(-9, 9, size=(33, 70)).astype(np.int64)
+    for dtype in (np.float32, np.int64, np.uint16):
+        values = random_array(rng, (2,), dtype)
+        for axis in (-1, 0, 1):
+            want = ref_one_hot(idx, 7, values, axis)
+            raw = np.zeros(want.nbytes + 1, np.uint8)[1:].view(dtype).reshape(want.shape)  # misaligned
+            assert same_bits(sd.one_hot(idx, 7, values, axis=axis, out=raw), want)
+            t = np.zeros(want.shape[::-1], dtype).T  # column-major
+            assert same_bits(sd.one_hot(idx, 7, values, axis=axis, out=t), want)
+
+
 def test_index_extremes() -> None:
     for itype in INDEX_TYPES:
         info = np.iinfo(itype)
