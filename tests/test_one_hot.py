@@ -216,8 +216,11 @@ def test_misuse_writes_nothing() -> None:
     out = np.full((2, 2, 4), 7, np.int64)
     cases = [
         (sd.ValidationError, r"^one_hot\.depth: must be non-negative, got -1$", dict(depth=-1)),
-        (sd.ValidationError, r"^one_hot\.values: must hold 2 values \[off, on\], got shape \(3,\)$",
-         dict(values=(0, 1, 2))),
+        (
+            sd.ValidationError,
+            r"^one_hot\.values: must hold 2 values \[off, on\], got shape \(3,\)$",
+            dict(values=(0, 1, 2)),
+        ),
         (sd.ValidationError, r"^one_hot\.axis: 3 is out of range for a result of 3 dimension\(s\)$", dict(axis=3)),
         (sd.ValidationError, r"^one_hot\.axis: -4 is out of range", dict(axis=-4)),
         (sd.ValidationError, r"expected shape \(2, 2, 5\), got \(2, 2, 4\)", dict(depth=5)),
@@ -257,7 +260,7 @@ def test_races_never_leave_the_output() -> None:
         if i == 0:
             r = np.random.default_rng(1)
             for _ in range(200):
-                idx[...] = r.integers(-2**31, 2**31 - 1, size=idx.shape, dtype=np.int64).astype(np.int32)
+                idx[...] = r.integers(-(2**31), 2**31 - 1, size=idx.shape, dtype=np.int64).astype(np.int32)
             stop.append(1)
         else:
             while not stop:
@@ -288,7 +291,10 @@ def test_races_never_leave_the_output() -> None:
 def test_min_feature_level(dtype, itype, n, level) -> None:
     sizes = [2] * n
     d = sd.OneHotDesc(
-        sd.TensorDesc(itype, sizes[:-1] + [1]), sd.TensorDesc(dtype, [1] * (n - 1) + [2]), sd.TensorDesc(dtype, sizes), n - 1
+        sd.TensorDesc(itype, sizes[:-1] + [1]),
+        sd.TensorDesc(dtype, [1] * (n - 1) + [2]),
+        sd.TensorDesc(dtype, sizes),
+        n - 1,
     )
     assert d.min_feature_level == level
     assert d.is_valid_at(level) and d.is_valid_at(FL.FL_6_4)
@@ -320,22 +326,38 @@ def test_description_rules() -> None:
     cases = [
         (sd.OneHotDesc(T(u, [3, 1]), T(f, [1, 2]), T(f, [3, 4]), 2), r"^OneHotDesc\.axis: 2 is out of range for 2"),
         (sd.OneHotDesc(T(u, [3, 1]), T(f, [1, 2]), T(f, [3, 4]), -1), r"^OneHotDesc\.axis: -1 is out of range"),
-        (sd.OneHotDesc(T(u, [1, 3, 1]), T(f, [1, 2]), T(f, [3, 4]), 1),
-         r"^OneHotDesc\.indices\.sizes: must have the same dimension count as output \(2\), got 3$"),
-        (sd.OneHotDesc(T(u, [3, 1]), T(f, [2]), T(f, [3, 4]), 1),
-         r"^OneHotDesc\.values\.sizes: must have the same dimension count as output \(2\), got 1$"),
-        (sd.OneHotDesc(T("int16", [3, 1]), T(f, [1, 2]), T(f, [3, 4]), 1),
-         r"^OneHotDesc\.indices\.dtype: indices must be INT32, INT64, UINT32 or UINT64, got INT16$"),
-        (sd.OneHotDesc(T(u, [3, 1]), T("float16", [1, 2]), T(f, [3, 4]), 1),
-         r"^OneHotDesc\.values\.dtype: must equal output\.dtype \(FLOAT32\), got FLOAT16$"),
-        (sd.OneHotDesc(T(u, [3, 2]), T(f, [1, 2]), T(f, [3, 4]), 1),
-         r"^OneHotDesc\.indices\.sizes\[1\]: must be 1 along the axis \(1\), got 2$"),
-        (sd.OneHotDesc(T(u, [2, 1]), T(f, [1, 2]), T(f, [3, 4]), 1),
-         r"^OneHotDesc\.indices\.sizes\[0\]: must equal output\.sizes\[0\] \(3\), got 2$"),
-        (sd.OneHotDesc(T(u, [3, 1]), T(f, [1, 1]), T(f, [3, 4]), 1),
-         r"^OneHotDesc\.values\.sizes: must hold at least 2 elements \(off, on\), got 1$"),
-        (sd.OneHotDesc(T(u, [3, 1]), T(f, [1, 2]), T(f, [3, 4], [0, 1]), 1),
-         r"^OneHotDesc\.output\.strides\[0\]: an output must not broadcast"),
+        (
+            sd.OneHotDesc(T(u, [1, 3, 1]), T(f, [1, 2]), T(f, [3, 4]), 1),
+            r"^OneHotDesc\.indices\.sizes: must have the same dimension count as output \(2\), got 3$",
+        ),
+        (
+            sd.OneHotDesc(T(u, [3, 1]), T(f, [2]), T(f, [3, 4]), 1),
+            r"^OneHotDesc\.values\.sizes: must have the same dimension count as output \(2\), got 1$",
+        ),
+        (
+            sd.OneHotDesc(T("int16", [3, 1]), T(f, [1, 2]), T(f, [3, 4]), 1),
+            r"^OneHotDesc\.indices\.dtype: indices must be INT32, INT64, UINT32 or UINT64, got INT16$",
+        ),
+        (
+            sd.OneHotDesc(T(u, [3, 1]), T("float16", [1, 2]), T(f, [3, 4]), 1),
+            r"^OneHotDesc\.values\.dtype: must equal output\.dtype \(FLOAT32\), got FLOAT16$",
+        ),
+        (
+            sd.OneHotDesc(T(u, [3, 2]), T(f, [1, 2]), T(f, [3, 4]), 1),
+            r"^OneHotDesc\.indices\.sizes\[1\]: must be 1 along the axis \(1\), got 2$",
+        ),
+        (
+            sd.OneHotDesc(T(u, [2, 1]), T(f, [1, 2]), T(f, [3, 4]), 1),
+            r"^OneHotDesc\.indices\.sizes\[0\]: must equal output\.sizes\[0\] \(3\), got 2$",
+        ),
+        (
+            sd.OneHotDesc(T(u, [3, 1]), T(f, [1, 1]), T(f, [3, 4]), 1),
+            r"^OneHotDesc\.values\.sizes: must hold at least 2 elements \(off, on\), got 1$",
+        ),
+        (
+            sd.OneHotDesc(T(u, [3, 1]), T(f, [1, 2]), T(f, [3, 4], [0, 1]), 1),
+            r"^OneHotDesc\.output\.strides\[0\]: an output must not broadcast",
+        ),
     ]
     for d, msg in cases:
         with pytest.raises(sd.ValidationError, match=msg):

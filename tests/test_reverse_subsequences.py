@@ -41,8 +41,10 @@ def test_spec_examples() -> None:
         lens = np.array(lengths, np.uint32).reshape(lsizes)
         assert sd.reverse_subsequences(x, lens, axis)[0, 0].tolist() == want
         d = sd.ReverseSubsequencesDesc(
-            sd.TensorDesc("float32", [1, 1, 3, 4]), sd.TensorDesc("uint32", list(lsizes)),
-            sd.TensorDesc("float32", [1, 1, 3, 4]), axis,
+            sd.TensorDesc("float32", [1, 1, 3, 4]),
+            sd.TensorDesc("uint32", list(lsizes)),
+            sd.TensorDesc("float32", [1, 1, 3, 4]),
+            axis,
         )
         assert d.min_feature_level == FL.FL_2_1
         out = np.full((1, 1, 3, 4), -1, np.float32)
@@ -90,7 +92,12 @@ def test_extreme_lengths() -> None:
 def test_lengths_broadcast() -> None:
     rng = np.random.default_rng(2)
     x = random_array(rng, (4, 6, 5), np.uint8)
-    for lens, axis in [(3, 1), (np.array([1, 2, 3, 4, 5]), 1), (np.array([2, 0, 6, 1]).reshape(4, 1, 1), 2), ([[[4]]], 0)]:
+    for lens, axis in [
+        (3, 1),
+        (np.array([1, 2, 3, 4, 5]), 1),
+        (np.array([2, 0, 6, 1]).reshape(4, 1, 1), 2),
+        ([[[4]]], 0),
+    ]:
         want = ref_reverse(x, lens, axis)
         assert same_bits(sd.reverse_subsequences(x, lens, axis), want)
     with pytest.raises(
@@ -170,9 +177,7 @@ def test_onnx_reverse_sequence() -> None:
     for time_axis, batch_axis, shape in [(0, 1, (4, 4)), (1, 0, (4, 4)), (0, 1, (5, 3, 2)), (1, 0, (3, 6, 2))]:
         x = random_array(rng, shape, np.float32)
         seq = rng.integers(0, shape[time_axis] + 1, size=shape[batch_axis]).astype(np.int64)
-        node = onnx.helper.make_node(
-            "ReverseSequence", ["x", "l"], ["y"], time_axis=time_axis, batch_axis=batch_axis
-        )
+        node = onnx.helper.make_node("ReverseSequence", ["x", "l"], ["y"], time_axis=time_axis, batch_axis=batch_axis)
         (want,) = ReferenceEvaluator(node).run(None, {"x": x, "l": seq})
         lshape = [1] * len(shape)
         lshape[batch_axis] = shape[batch_axis]
@@ -237,7 +242,7 @@ def test_lengths_rewritten_by_another_thread() -> None:
         if i == 0:
             r = np.random.default_rng(1)
             for _ in range(300):
-                v = r.integers(-2**62, 2**62, size=64)
+                v = r.integers(-(2**62), 2**62, size=64)
                 lens[:, 0] = v
                 lens_t[0] = v
             stop.append(1)
@@ -260,8 +265,10 @@ def test_lengths_rewritten_by_another_thread() -> None:
 
 def _desc(sizes, lsizes, axis, dtype="float32", ltype="uint32", out_sizes=None, out_dtype=None, **kw):
     return sd.ReverseSubsequencesDesc(
-        sd.TensorDesc(dtype, list(sizes)), sd.TensorDesc(ltype, list(lsizes)),
-        sd.TensorDesc(out_dtype or dtype, list(out_sizes or sizes), **kw), axis,
+        sd.TensorDesc(dtype, list(sizes)),
+        sd.TensorDesc(ltype, list(lsizes)),
+        sd.TensorDesc(out_dtype or dtype, list(out_sizes or sizes), **kw),
+        axis,
     )
 
 
@@ -325,8 +332,10 @@ def test_description_rules() -> None:
         (_desc([3, 4], [3, 1], 1, out_sizes=[1, 3, 4]), rf"^{N}\.output\.sizes: must have the same dimension count"),
         (_desc([3, 4], [3, 1], 1, out_dtype="int32"), rf"^{N}\.output\.dtype: must equal input\.dtype \(FLOAT32\)"),
         (_desc([3, 4], [3, 1], 1, out_sizes=[3, 5]), rf"^{N}\.output\.sizes\[1\]: must equal input\.sizes\[1\] \(4\)"),
-        (_desc([3, 4], [3, 1], 1, ltype="uint16"),
-         rf"^{N}\.sequence_lengths\.dtype: lengths must be UINT32, UINT64, INT32 or INT64, got UINT16$"),
+        (
+            _desc([3, 4], [3, 1], 1, ltype="uint16"),
+            rf"^{N}\.sequence_lengths\.dtype: lengths must be UINT32, UINT64, INT32 or INT64, got UINT16$",
+        ),
         (_desc([3, 4], [3, 4], 1), rf"^{N}\.sequence_lengths\.sizes\[1\]: must be 1 along the axis \(1\), got 4$"),
         (_desc([3, 4], [2, 1], 1), rf"^{N}\.sequence_lengths\.sizes\[0\]: must equal input\.sizes\[0\] \(3\), got 2$"),
         (_desc([3, 4], [3, 1], 1, strides=[1, 0]), rf"^{N}\.output\.strides\[1\]: an output must not broadcast"),

@@ -54,8 +54,11 @@ def test_spec_examples() -> None:
     want = [[0, 0, 0, 0], [0, 6, 0, 8], [0, 0, 0, 0], [0, 14, 0, 16]]
     assert sd.slice_grad(g, (1, 1, 4, 4), (0, 0, 0, 1), (1, 1, 4, 3), (1, 1, -2, 2))[0, 0].tolist() == want
     d = sd.SliceGradDesc(
-        sd.TensorDesc("float32", [1, 1, 2, 2]), sd.TensorDesc("float32", [1, 1, 4, 4]),
-        [0, 0, 0, 1], [1, 1, 4, 3], [1, 1, -2, 2],
+        sd.TensorDesc("float32", [1, 1, 2, 2]),
+        sd.TensorDesc("float32", [1, 1, 4, 4]),
+        [0, 0, 0, 1],
+        [1, 1, 4, 3],
+        [1, 1, -2, 2],
     )
     d.validate()
     assert d.min_feature_level == FL.FL_3_0
@@ -92,7 +95,11 @@ def test_adjoint_identity() -> None:
 def test_large_any_thread_count(threads) -> None:
     rng = np.random.default_rng(10)
     g = random_array(rng, (150, 200), np.float32)
-    for offsets, sizes, strides in [((0, 0), (300, 400), (2, 2)), ((0, 3), (300, 400), (-2, 2)), ((0, 5), (150, 200), (1, -1))]:
+    for offsets, sizes, strides in [
+        ((0, 0), (300, 400), (2, 2)),
+        ((0, 3), (300, 400), (-2, 2)),
+        ((0, 5), (150, 200), (1, -1)),
+    ]:
         got = sd.slice_grad(g, (300, 405), offsets, sizes, strides)
         assert same_bits(got, ref_slice_grad(g, (300, 405), offsets, sizes, strides))
 
@@ -128,7 +135,12 @@ def test_out_any_strides() -> None:
 def test_out_with_stride_zero_keeps_the_last_coordinate() -> None:
     # SPEC 3.0 rule 3: an output's stride-0 dimension ends with its last coordinate's values.
     g = np.array([[1, 2], [3, 4]], np.int32)
-    for args in [((0, 0), (4, 4), (3, 3)), ((0, 0), (3, 4), (2, 3)), ((1, 0), (3, 3), (-2, 2)), ((0, 0), (4, 3), (-3, 2))]:
+    for args in [
+        ((0, 0), (4, 4), (3, 3)),
+        ((0, 0), (3, 4), (2, 3)),
+        ((1, 0), (3, 3), (-2, 2)),
+        ((0, 0), (4, 3), (-3, 2)),
+    ]:
         want = ref_slice_grad(g, (4, 4), *args)[-1]  # row 3 of the full result
         buf = np.full(4, -1, np.int32)
         out = np.lib.stride_tricks.as_strided(buf, (4, 4), (0, 4))
@@ -174,10 +186,19 @@ def test_misuse_writes_nothing() -> None:
         (dict(strides=(2, 0)), r"^slice_grad\.strides\[1\]: stride must not be 0$"),
         (dict(offsets=(-1, 0)), r"^slice_grad\.offsets\[0\]: offset must not be negative, got -1$"),
         (dict(sizes=(3, -1)), r"^slice_grad\.sizes\[1\]: window size must not be negative, got -1$"),
-        (dict(offsets=(0, 2)), r"^slice_grad\.offsets\[1\]: the window \(offset 2 \+ size 3\) exceeds input_shape\[1\] \(4\)$"),
-        (dict(sizes=(3, 2)), r"^slice_grad\.grad\.shape\[1\]: must be at most ceil\(sizes\[1\] / \|strides\[1\]\|\) = 1, got 2$"),
+        (
+            dict(offsets=(0, 2)),
+            r"^slice_grad\.offsets\[1\]: the window \(offset 2 \+ size 3\) exceeds input_shape\[1\] \(4\)$",
+        ),
+        (
+            dict(sizes=(3, 2)),
+            r"^slice_grad\.grad\.shape\[1\]: must be at most ceil\(sizes\[1\] / \|strides\[1\]\|\) = 1, got 2$",
+        ),
         (dict(strides=(2,)), r"^slice_grad\.strides: must have one value per dimension of grad \(2\), got 1$"),
-        (dict(input_shape=(4, 4, 1)), r"^slice_grad\.input_shape: must have one value per dimension of grad \(2\), got 3$"),
+        (
+            dict(input_shape=(4, 4, 1)),
+            r"^slice_grad\.input_shape: must have one value per dimension of grad \(2\), got 3$",
+        ),
         (dict(input_shape=(4, -4)), r"^slice_grad\.input_shape\[1\]: size must be non-negative, got -4$"),
         (dict(input_shape=(4, 5)), r"expected shape \(4, 5\), got \(4, 4\)"),
     ]
@@ -202,8 +223,11 @@ def test_misuse_writes_nothing() -> None:
 
 def _desc(gsizes, osizes, offsets, sizes, strides, dtype="float32", out_dtype=None, out_strides=None):
     return sd.SliceGradDesc(
-        sd.TensorDesc(dtype, list(gsizes)), sd.TensorDesc(out_dtype or dtype, list(osizes), out_strides),
-        list(offsets), list(sizes), list(strides),
+        sd.TensorDesc(dtype, list(gsizes)),
+        sd.TensorDesc(out_dtype or dtype, list(osizes), out_strides),
+        list(offsets),
+        list(sizes),
+        list(strides),
     )
 
 
@@ -229,11 +253,17 @@ def test_level_messages() -> None:
     d = _desc([1, 1, 2, 2], [1, 1, 4, 4], [0, 0, 0, 0], [1, 1, 4, 4], [1, 1, 2, 2])
     with pytest.raises(sd.ValidationError, match=r"^SliceGradDesc: the operator needs feature level 3_0"):
         d.validate("2_1")
-    with pytest.raises(sd.ValidationError, match=r"^SliceGradDesc\.input_gradient\.sizes: 3 dimensions need feature level 3_1"):
+    with pytest.raises(
+        sd.ValidationError, match=r"^SliceGradDesc\.input_gradient\.sizes: 3 dimensions need feature level 3_1"
+    ):
         _desc([1, 2, 2], [1, 4, 4], [0, 0, 0], [1, 4, 4], [1, 2, 2]).validate("3_0")
-    with pytest.raises(sd.ValidationError, match=r"^SliceGradDesc\.input_gradient\.dtype: INT64 needs feature level 4_1"):
+    with pytest.raises(
+        sd.ValidationError, match=r"^SliceGradDesc\.input_gradient\.dtype: INT64 needs feature level 4_1"
+    ):
         _desc([2], [4], [0], [4], [2], "int64").validate("4_0")
-    with pytest.raises(sd.ValidationError, match=r"^SliceGradDesc\.input_window_strides\[0\]: 4294967296 does not fit DirectML's INT"):
+    with pytest.raises(
+        sd.ValidationError, match=r"^SliceGradDesc\.input_window_strides\[0\]: 4294967296 does not fit DirectML's INT"
+    ):
         _desc([1], [4], [0], [4], [2**32]).validate("6_4")
     # Over DirectML's 2^32-1 elements: executes, accepted at no level.
     big = _desc([1, 1], [2**16, 2**16 + 1], [0, 0], [1, 1], [1, 1], "uint8")
@@ -247,30 +277,48 @@ def test_description_rules() -> None:
     N = "SliceGradDesc"
     cases = [
         (_desc([2, 2], [4, 4], [0, 0], [3, 3], [2, 0]), rf"^{N}\.input_window_strides\[1\]: stride must not be 0$"),
-        (_desc([2, 2], [4, 4], [-1, 0], [3, 3], [2, 2]),
-         rf"^{N}\.input_window_offsets\[0\]: offset must not be negative, got -1$"),
-        (_desc([2, 2], [4, 4], [0, 0], [3, 0], [2, 2]),
-         rf"^{N}\.input_window_sizes\[1\]: window size must be at least 1, got 0$"),
-        (_desc([2, 2], [4, 4], [0, 2], [3, 3], [2, 2]),
-         rf"^{N}\.input_window_offsets\[1\]: the window \(offset 2 \+ size 3\) exceeds output_gradient\.sizes\[1\] \(4\)$"),
-        (_desc([2, 3], [4, 4], [0, 0], [3, 3], [2, 2]),
-         rf"^{N}\.input_gradient\.sizes\[1\]: must be at most 1 \+ \(input_window_sizes\[1\] - 1\) / "
-         rf"\|input_window_strides\[1\]\| = 2, got 3$"),
-        (_desc([2, 2], [1, 4, 4], [0, 0], [3, 3], [2, 2]),
-         rf"^{N}\.input_gradient\.sizes: must have the same dimension count as output_gradient \(3\), got 2$"),
-        (_desc([2, 2], [4, 4], [0, 0], [3, 3], [2, 2], out_dtype="int32"),
-         rf"^{N}\.input_gradient\.dtype: must equal output_gradient\.dtype \(INT32\), got FLOAT32$"),
-        (_desc([2, 2], [4, 4], [0], [3, 3], [2, 2]),
-         rf"^{N}\.input_window_offsets: must have one value per dimension \(2\), got 1$"),
-        (_desc([2, 2], [4, 4], [0, 0], [3, 3], [2, 2], out_strides=[0, 1]),
-         rf"^{N}\.output_gradient\.strides\[0\]: an output must not broadcast"),
+        (
+            _desc([2, 2], [4, 4], [-1, 0], [3, 3], [2, 2]),
+            rf"^{N}\.input_window_offsets\[0\]: offset must not be negative, got -1$",
+        ),
+        (
+            _desc([2, 2], [4, 4], [0, 0], [3, 0], [2, 2]),
+            rf"^{N}\.input_window_sizes\[1\]: window size must be at least 1, got 0$",
+        ),
+        (
+            _desc([2, 2], [4, 4], [0, 2], [3, 3], [2, 2]),
+            rf"^{N}\.input_window_offsets\[1\]: the window \(offset 2 \+ size 3\) exceeds output_gradient\.sizes\[1\] \(4\)$",
+        ),
+        (
+            _desc([2, 3], [4, 4], [0, 0], [3, 3], [2, 2]),
+            rf"^{N}\.input_gradient\.sizes\[1\]: must be at most 1 \+ \(input_window_sizes\[1\] - 1\) / "
+            rf"\|input_window_strides\[1\]\| = 2, got 3$",
+        ),
+        (
+            _desc([2, 2], [1, 4, 4], [0, 0], [3, 3], [2, 2]),
+            rf"^{N}\.input_gradient\.sizes: must have the same dimension count as output_gradient \(3\), got 2$",
+        ),
+        (
+            _desc([2, 2], [4, 4], [0, 0], [3, 3], [2, 2], out_dtype="int32"),
+            rf"^{N}\.input_gradient\.dtype: must equal output_gradient\.dtype \(INT32\), got FLOAT32$",
+        ),
+        (
+            _desc([2, 2], [4, 4], [0], [3, 3], [2, 2]),
+            rf"^{N}\.input_window_offsets: must have one value per dimension \(2\), got 1$",
+        ),
+        (
+            _desc([2, 2], [4, 4], [0, 0], [3, 3], [2, 2], out_strides=[0, 1]),
+            rf"^{N}\.output_gradient\.strides\[0\]: an output must not broadcast",
+        ),
     ]
     for d, msg in cases:
         with pytest.raises(sd.ValidationError, match=msg):
             d.validate()
     d = _desc([2, 2], [4, 4], [0, 0], [3, 3], [2, -2])
     assert d.input_window_strides == (2, -2) and d.output_gradient.sizes == (4, 4)
-    assert repr(d).startswith("SliceGradDesc(input_gradient=TensorDesc(FLOAT32") and "input_window_strides=(2, -2)" in repr(d)
+    assert repr(d).startswith(
+        "SliceGradDesc(input_gradient=TensorDesc(FLOAT32"
+    ) and "input_window_strides=(2, -2)" in repr(d)
     assert d == _desc([2, 2], [4, 4], [0, 0], [3, 3], [2, -2]) and d != _desc([2, 2], [4, 4], [0, 0], [3, 3], [2, 2])
     assert sd.SliceGradDesc.__doc__.startswith("DML_SLICE_GRAD_OPERATOR_DESC")
 

@@ -101,9 +101,7 @@ def reverse_subsequences(x: Any, lengths: Any, axis: Any, out: Optional[np.ndarr
         _core._run(_REVERSE, (ax,), (a, lb), (res,))
     elif lb.size and lb.dtype.kind == "i" and (lb < 0).any():  # nothing moves; the lengths still count
         pos = tuple(int(p) for p in np.argwhere(lb < 0)[0])
-        raise IndexError(
-            f"reverse_subsequences.lengths[{', '.join(map(str, pos))}]: length {int(lb[pos])} is negative"
-        )
+        raise IndexError(f"reverse_subsequences.lengths[{', '.join(map(str, pos))}]: length {int(lb[pos])} is negative")
     return res if out is None else out
 
 
@@ -126,7 +124,9 @@ def slice_grad(
     for name, v in (("input_shape", input_shape), ("offsets", offsets), ("sizes", sizes), ("strides", strides)):
         vals = _ints(v, f"slice_grad.{name}")
         if len(vals) != n:
-            raise _ValidationError(f"slice_grad.{name}: must have one value per dimension of grad ({n}), got {len(vals)}")
+            raise _ValidationError(
+                f"slice_grad.{name}: must have one value per dimension of grad ({n}), got {len(vals)}"
+            )
         prm.append(vals)
     shape_l, offs, szs, strs = prm
     shape = tuple(shape_l)

@@ -305,13 +305,15 @@ void reverse_subsequences_rules() {
   CHECK(o == (std::vector<float>{4, 3, 2, 1, 8, 7, 6, 5, 12, 11, 10, 9}));
   std::vector<float> q(12, -1);
   const std::vector<std::int64_t> neg{1, -2, 0};
-  CHECK_THROWS(reverse_subsequences(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::INT64, neg.data(), {3, 1}, {8, 8}},
+  CHECK_THROWS(reverse_subsequences(in(x, {3, 4}, {4 * F, F}),
+                                    ConstArrayView{DataType::INT64, neg.data(), {3, 1}, {8, 8}},
                                     out(q, {3, 4}, {4 * F, F}), 1),
                IndexError, "reverse_subsequences.lengths[1, 0]: length -2 is negative");
   CHECK_THROWS(reverse_subsequences(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::UINT32, len.data(), {3}, {4}},
                                     out(q, {3, 4}, {4 * F, F}), 1),
                ValidationError, "lengths: shape (3,) does not broadcast to (3, 1)");
-  CHECK_THROWS(reverse_subsequences(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::FLOAT32, x.data(), {3, 1}, {4, 4}},
+  CHECK_THROWS(reverse_subsequences(in(x, {3, 4}, {4 * F, F}),
+                                    ConstArrayView{DataType::FLOAT32, x.data(), {3, 1}, {4, 4}},
                                     out(q, {3, 4}, {4 * F, F}), 1),
                ValidationError, "lengths.dtype: must be UINT32, UINT64, INT32 or INT64, got FLOAT32");
   CHECK(q == std::vector<float>(12, -1));
@@ -336,8 +338,8 @@ void slice_grad_rules() {
                ValidationError, "SliceGradDesc.input_window_strides[1]: stride must not be 0");
   CHECK_THROWS(slice_grad(in(g, {2, 2}, {2 * F, F}), out(q, {4, 4}, {4 * F, F}), {0, 2}, {3, 3}, {2, 2}),
                ValidationError, "exceeds output_gradient.sizes[1] (4)");
-  CHECK_THROWS(slice_grad(in(g, {2, 2}, {2 * F, F}), out(q, {4, 4}, {4 * F, F}), {0}, {3, 3}, {2, 2}),
-               ValidationError, "one value per dimension (2), got 1");
+  CHECK_THROWS(slice_grad(in(g, {2, 2}, {2 * F, F}), out(q, {4, 4}, {4 * F, F}), {0}, {3, 3}, {2, 2}), ValidationError,
+               "one value per dimension (2), got 1");
   CHECK(q == std::vector<float>(16, -1));
 }
 

@@ -83,8 +83,7 @@ void full(const ArrayView& out, const Scalar& value);
 /// out[c] = values[1] where c[axis] is indices[c without the axis] (negative: counted from the
 /// end), values[0] elsewhere, so an index outside [-depth, depth) gives an all-off sequence.
 /// values: shape (2,) [off, on] of out's dtype; indices INT32, INT64, UINT32 or UINT64.
-void one_hot(const ConstArrayView& indices, const ConstArrayView& values, const ArrayView& out,
-             std::int64_t axis = -1);
+void one_hot(const ConstArrayView& indices, const ConstArrayView& values, const ArrayView& out, std::int64_t axis = -1);
 /// ReverseSubsequences (SPEC 3.10): along `axis`, the first L = min(length, size) elements of each
 /// sequence reversed and the rest copied; lengths (UINT32/UINT64/INT32/INT64) broadcast by numpy's
 /// rules to x's sizes with 1 at the axis. IndexError for a negative length (nothing written).

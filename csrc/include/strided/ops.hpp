@@ -18,23 +18,23 @@ namespace strided {
 /// struct below; `family` is the kind of step it lowers to (copy: strided copies only, index:
 /// index-driven steps). The AnyDesc variant, validation and compile dispatch, the Python classes
 /// and the functional entry points are all generated from this list (docs/ARCHITECTURE.md).
-#define STRIDED_FOR_EACH_OP(X) \
-  X(Identity, copy)            \
-  X(Split, copy)               \
-  X(Join, copy)                \
-  X(Slice, copy)               \
-  X(Slice1, copy)              \
-  X(Gather, index)             \
-  X(GatherElements, index)     \
-  X(GatherND, index)           \
-  X(Scatter, index)            \
-  X(ScatterND, index)          \
-  X(Cast, copy)                \
-  X(Tile, copy)                \
-  X(SpaceToDepth, copy)        \
-  X(DepthToSpace, copy)        \
+#define STRIDED_FOR_EACH_OP(X)  \
+  X(Identity, copy)             \
+  X(Split, copy)                \
+  X(Join, copy)                 \
+  X(Slice, copy)                \
+  X(Slice1, copy)               \
+  X(Gather, index)              \
+  X(GatherElements, index)      \
+  X(GatherND, index)            \
+  X(Scatter, index)             \
+  X(ScatterND, index)           \
+  X(Cast, copy)                 \
+  X(Tile, copy)                 \
+  X(SpaceToDepth, copy)         \
+  X(DepthToSpace, copy)         \
   X(FillValueConstant, copy)    \
-  X(OneHot, index)             \
+  X(OneHot, index)              \
   X(ReverseSubsequences, index) \
   X(SliceGrad, copy)
 

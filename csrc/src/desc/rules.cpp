@@ -173,8 +173,7 @@ void Rules::output_no_alias(const std::string& field, const TensorDesc& t) const
 }
 
 void Rules::window_params(const TensorDesc& input, const TensorDesc& output, const std::vector<i64>& offsets,
-                          const std::vector<i64>& sizes, const std::vector<i64>& strides,
-                          const WindowNames& f) const {
+                          const std::vector<i64>& sizes, const std::vector<i64>& strides, const WindowNames& f) const {
   same_ndim(f.output, output, f.input, input);
   same_dtype(f.output, output, f.input, input);
   one_per_dim(f.offsets, offsets, input.ndim());
@@ -183,8 +182,7 @@ void Rules::window_params(const TensorDesc& input, const TensorDesc& output, con
 }
 
 void Rules::signed_window(const TensorDesc& input, const TensorDesc& output, const std::vector<i64>& offsets,
-                          const std::vector<i64>& sizes, const std::vector<i64>& strides,
-                          const WindowNames& f) const {
+                          const std::vector<i64>& sizes, const std::vector<i64>& strides, const WindowNames& f) const {
   window_params(input, output, offsets, sizes, strides, f);
   for (std::size_t i = 0; i < strides.size(); ++i) {
     if (strides[i] == 0) fail(field_at(f.strides, i), "stride must not be 0");
@@ -195,8 +193,8 @@ void Rules::signed_window(const TensorDesc& input, const TensorDesc& output, con
     const i64 in = input.sizes()[i];
     // offsets[i] + sizes[i] <= input.sizes[i], without overflow.
     if (sizes[i] > in || offsets[i] > in - sizes[i])
-      fail(field_at(f.offsets, i), "the window (offset " + str(offsets[i]) + " + size " + str(sizes[i]) +
-                                       ") exceeds " + field_at(f.input + ".sizes", i) + " (" + str(in) + ")");
+      fail(field_at(f.offsets, i), "the window (offset " + str(offsets[i]) + " + size " + str(sizes[i]) + ") exceeds " +
+                                       field_at(f.input + ".sizes", i) + " (" + str(in) + ")");
     const u64 mag = strides[i] < 0 ? u64{0} - static_cast<u64>(strides[i]) : static_cast<u64>(strides[i]);
     const u64 max_copied = 1 + static_cast<u64>(sizes[i] - 1) / mag;
     if (static_cast<u64>(output.sizes()[i]) > max_copied)

@@ -2,9 +2,9 @@
 // One step of its own (the index family's loop nests, index/common.hpp): per block of lines it
 // reads each index once into a private array of positions, fills the block with the off value in
 // the output's memory order (line by line when the axis is the inner dimension, axis position by
-// axis position otherwise), then writes one on value per line while the block is in cache. An index can only choose between the
-// two values, never an address: out-of-range values (or values another thread rewrites) give
-// all-off sequences, so there is nothing to check before writing.
+// axis position otherwise), then writes one on value per line while the block is in cache. An index can only choose
+// between the two values, never an address: out-of-range values (or values another thread rewrites) give all-off
+// sequences, so there is nothing to check before writing.
 #include <algorithm>
 #include <cstdlib>
 #include <string>
@@ -16,10 +16,8 @@
 
 namespace strided::detail {
 namespace {
-constexpr std::array<LevelRow, 4> kTable{{{FeatureLevel::FL_2_0, 4, 4, kFloat32Float16},
-                                          {FeatureLevel::FL_2_1, 4, 4, kEightTypes},
-                                          kRow30,
-                                          kRow41}};
+constexpr std::array<LevelRow, 4> kTable{
+    {{FeatureLevel::FL_2_0, 4, 4, kFloat32Float16}, {FeatureLevel::FL_2_1, 4, 4, kEightTypes}, kRow30, kRow41}};
 // The indices' dimension counts (their types are the index rule: UINT32, then the four from 3_0).
 constexpr std::array<LevelRow, 2> kIndexTable{
     {{FeatureLevel::FL_2_0, 4, 4, kIndexTypes}, {FeatureLevel::FL_3_0, 1, 8, kIndexTypes}}};
@@ -135,10 +133,13 @@ void lower(Lowering& l, const OneHotDesc& d) {
   g.out = out.where;
   const std::size_t w = out.width();
   const Fn fn = index::dispatch_index(idx.dtype, [&](auto itag) {
-    return index::dispatch_width(w, [&](auto wtag) -> Fn { return &one_hot_lines<decltype(itag), decltype(wtag)::value>; });
+    return index::dispatch_width(w, [&](auto wtag) -> Fn {
+      return &one_hot_lines<decltype(itag), decltype(wtag)::value>;
+    });
   });
   const auto lines = static_cast<std::uint64_t>(g.lines.count());
-  l.p.steps.push_back(std::make_unique<OneHotStep>(g, fn, lines * (itemsize(idx.dtype) + static_cast<std::uint64_t>(g.D) * w)));
+  l.p.steps.push_back(
+      std::make_unique<OneHotStep>(g, fn, lines * (itemsize(idx.dtype) + static_cast<std::uint64_t>(g.D) * w)));
 }
 
 // Call: indices (with a size-1 dimension at the axis), values (aligned right) -> out; parameters:
@@ -166,8 +167,7 @@ void one_hot(const ConstArrayView& indices, const ConstArrayView& values, const 
   const detail::CallArray v = detail::call_array(values, "values"), o = detail::call_array(out, "out");
   const auto s = [](std::int64_t x) { return std::to_string(x); };
   if (o.ndim != idx.ndim + 1)
-    throw ValidationError("out: must have one dimension more than indices (" + s(idx.ndim + 1) + "), got " +
-                          s(o.ndim));
+    throw ValidationError("out: must have one dimension more than indices (" + s(idx.ndim + 1) + "), got " + s(o.ndim));
   const std::int64_t ax = detail::Call::axis(axis, o.ndim, "one_hot.axis");
   // indices with a size-1 dimension inserted at the axis: the description's form.
   for (int d = idx.ndim; d > ax; --d) {

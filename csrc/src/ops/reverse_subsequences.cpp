@@ -186,10 +186,12 @@ void lower(Lowering& l, const ReverseSubsequencesDesc& d) {
   g.len_strides = len.strides;
   const std::size_t w = in.width();
   const Fn fn = index::dispatch_index(len.dtype, [&](auto itag) {
-    return index::dispatch_width(
-        w, [&](auto wtag) -> Fn { return &reverse_lines<decltype(itag), decltype(wtag)::value>; });
+    return index::dispatch_width(w, [&](auto wtag) -> Fn {
+      return &reverse_lines<decltype(itag), decltype(wtag)::value>;
+    });
   });
-  const CheckFn ck = index::dispatch_index(len.dtype, [](auto itag) -> CheckFn { return &check_lengths<decltype(itag)>; });
+  const CheckFn ck =
+      index::dispatch_index(len.dtype, [](auto itag) -> CheckFn { return &check_lengths<decltype(itag)>; });
   const auto lines = static_cast<std::uint64_t>(g.lines.count());
   l.p.steps.push_back(std::make_unique<ReverseStep>(
       g, fn, ck, lines * (itemsize(len.dtype) + 2 * static_cast<std::uint64_t>(g.M) * w)));

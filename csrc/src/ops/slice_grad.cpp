@@ -9,12 +9,11 @@
 
 namespace strided::detail {
 namespace {
-constexpr std::array<LevelRow, 3> kTable{{{FeatureLevel::FL_3_0, 4, 5, kEightTypes},
-                                          {FeatureLevel::FL_3_1, 1, 8, kEightTypes},
-                                          kRow41}};
+constexpr std::array<LevelRow, 3> kTable{
+    {{FeatureLevel::FL_3_0, 4, 5, kEightTypes}, {FeatureLevel::FL_3_1, 1, 8, kEightTypes}, kRow41}};
 
 const WindowNames kNames{"output_gradient", "input_gradient", "input_window_offsets", "input_window_sizes",
-                                "input_window_strides"};
+                         "input_window_strides"};
 }  // namespace
 
 void check(const Rules& r, const SliceGradDesc& d) {
@@ -59,8 +58,7 @@ void lower(Lowering& l, const SliceGradDesc& d) {
 SliceGradDesc from_call(const Call& c, const SliceGradDesc*) {
   c.expect(1, 1, 0);
   const auto n = static_cast<std::size_t>(c.out[0].ndim);
-  if (c.n_prm != 3 * n)
-    throw ValidationError("slice_grad: offsets, sizes and strides need one value per dimension");
+  if (c.n_prm != 3 * n) throw ValidationError("slice_grad: offsets, sizes and strides need one value per dimension");
   return {c.in_desc(0), c.out_desc(0), {c.prm, c.prm + n}, {c.prm + n, c.prm + 2 * n}, {c.prm + 2 * n, c.prm + 3 * n}};
 }
 
@@ -96,7 +94,8 @@ void slice_grad(const ConstArrayView& grad, const ArrayView& out, const std::vec
                                     : static_cast<std::uint64_t>(strides[i]);
     const bool fits = strides[i] != 0 && offsets[i] >= 0 && sizes[i] >= 0 && offsets[i] <= o.shape[i] - sizes[i];
     // At most ceil(sizes / |strides|) elements (none from an empty window).
-    if (!fits || static_cast<std::uint64_t>(g.shape[i]) > (sizes[i] ? 1 + static_cast<std::uint64_t>(sizes[i] - 1) / mag : 0))
+    if (!fits ||
+        static_cast<std::uint64_t>(g.shape[i]) > (sizes[i] ? 1 + static_cast<std::uint64_t>(sizes[i] - 1) / mag : 0))
       throw ValidationError("SliceGradDesc.input_window_sizes[" + s(static_cast<std::int64_t>(i)) + "]: window [" +
                             s(offsets[i]) + ", " + s(offsets[i] + sizes[i]) + ") with stride " + s(strides[i]) +
                             " does not fit out's size " + s(o.shape[i]) + " and grad's " + s(g.shape[i]));
