@@ -554,6 +554,157 @@ def _():
     return run
 
 
+# ------------------------------------------------------------------ one_hot, slice_grad, reverse_subsequences
+# one_hot: 1M int64 indices (in [0, 32), a few out of range), depth 32, float32 -> 128 MiB written;
+# axis -1 (rows of 32) and axis 0 (the depth outermost). numpy: take rows of an identity matrix
+# (np.eye(depth)[idx], into out= with np.take) and zeros + put_along_axis; torch: zero_ + scatter_
+# into out=, and torch.nn.functional.one_hot (int64: twice the bytes; the row says so).
+OH_N, OH_D = 1 << 20, 32
+OH_G = "one_hot 1M int64 indices, depth 32, f32 -> 128 MiB"
+
+
+def _oh_idx():
+    k = "oh_idx"
+    if k not in _cache:
+        _cache[k] = np.random.default_rng(0).integers(-2, OH_D + 2, size=OH_N).astype(np.int64)
+    return _cache[k]
+
+
+_OH_VALUES = np.array([0.0, 1.0], np.float32)
+
+
+@case(OH_G, "strided sd.one_hot(out=) axis -1")
+def _():
+    idx, o = _oh_idx(), f32("o", (OH_N, OH_D), False)
+    return lambda: sd.one_hot(idx, OH_D, _OH_VALUES, out=o)
+
+
+@case(OH_G, "strided sd.one_hot(out=) axis 0")
+def _():
+    idx, o = _oh_idx(), f32("o", (OH_D, OH_N), False)
+    return lambda: sd.one_hot(idx, OH_D, _OH_VALUES, axis=0, out=o)
+
+
+@case(OH_G, "numpy np.take(eye, idx, axis=0, out=)")
+def _():
+    idx, o = np.clip(_oh_idx(), 0, OH_D - 1), f32("o", (OH_N, OH_D), False)  # take has no all-off row
+    eye = np.eye(OH_D, dtype=np.float32)
+    return lambda: np.take(eye, idx, axis=0, out=o)
+
+
+@case(OH_G, "numpy out[...] = 0; put_along_axis")
+def _():
+    idx, o = np.clip(_oh_idx(), 0, OH_D - 1)[:, None], f32("o", (OH_N, OH_D), False)
+
+    def run():
+        o[...] = 0
+        np.put_along_axis(o, idx, 1.0, axis=1)
+
+    return run
+
+
+@case(f"fresh {OH_G}", "strided sd.one_hot")
+def _():
+    idx = _oh_idx()
+    return lambda: sd.one_hot(idx, OH_D, _OH_VALUES)
+
+
+@case(f"fresh {OH_G}", "numpy np.eye(depth)[idx]")
+def _():
+    idx, eye = np.clip(_oh_idx(), 0, OH_D - 1), np.eye(OH_D, dtype=np.float32)
+    return lambda: eye[idx]
+
+
+if torch is not None:
+
+    @case(OH_G, "torch out.zero_().scatter_(1, idx, 1)")
+    def _():
+        idx = torch.from_numpy(np.clip(_oh_idx(), 0, OH_D - 1)[:, None].copy())
+        o = torch.from_numpy(f32("o", (OH_N, OH_D), False))
+        return lambda: o.zero_().scatter_(1, idx, 1.0)
+
+    @case(f"fresh {OH_G}", "torch one_hot (int64 result: 256 MiB)")
+    def _():
+        idx = torch.from_numpy(np.clip(_oh_idx(), 0, OH_D - 1))
+        return lambda: torch.nn.functional.one_hot(idx, OH_D)
+
+
+# slice_grad: a 4096x4096 float32 gradient into every other column of 4096x8192 (128 MiB written).
+SG_G = "slice_grad f32 4096x4096 into 4096x8192, strides (1, 2)"
+
+
+@case(SG_G, "strided sd.slice_grad(out=)")
+def _():
+    g, o = f32("sg_g", (4096, 4096)), f32("o", (4096, 8192), False)
+    return lambda: sd.slice_grad(g, (4096, 8192), (0, 0), (4096, 8192), (1, 2), out=o)
+
+
+@case(SG_G, "numpy out[...] = 0; out[:, ::2] = g")
+def _():
+    g, o = f32("sg_g", (4096, 4096)), f32("o", (4096, 8192), False)
+
+    def run():
+        o[...] = 0
+        o[:, ::2] = g
+
+    return run
+
+
+if torch is not None:
+
+    @case(SG_G, "torch out.zero_(); out[:, ::2].copy_(g)")
+    def _():
+        g, o = torch.from_numpy(f32("sg_g", (4096, 4096))), torch.from_numpy(f32("o", (4096, 8192), False))
+        return lambda: o.zero_()[:, ::2].copy_(g)
+
+
+# reverse_subsequences: 4096x8192 float32 (128 MiB), random lengths, along the last axis (a row
+# each) and along the first (time-major, ONNX ReverseSequence's default time_axis=0: lengths per
+# batch broadcast over the features; and the worst case, a length per column). numpy: a loop of
+# two slice copies per sequence; torch: a gather with the source positions precomputed.
+RS_G = "reverse_subsequences f32 4096x8192"
+
+
+def _rs_lengths(n, m, key):
+    if key not in _cache:
+        _cache[key] = np.random.default_rng(1).integers(0, m + 1, size=n).astype(np.int64)
+    return _cache[key]
+
+
+@case(RS_G, "strided axis 1 (sequences are rows)")
+def _():
+    x, o = f32("rs_x", (4096, 8192)), f32("o", (4096, 8192), False)
+    lens = _rs_lengths(4096, 8192, "rs_l1")[:, None]
+    return lambda: sd.reverse_subsequences(x, lens, 1, out=o)
+
+
+@case(RS_G, "strided axis 0 as (4096, 16, 512), lengths per batch (16)")
+def _():
+    x, o = f32("rs_x", (4096, 8192)).reshape(4096, 16, 512), f32("o", (4096, 8192), False).reshape(4096, 16, 512)
+    lens = _rs_lengths(16, 4096, "rs_l0")[None, :, None]  # ONNX ReverseSequence: time_axis 0, batch_axis 1
+    return lambda: sd.reverse_subsequences(x, lens, 0, out=o)
+
+
+@case(RS_G, "strided axis 0, a length per column (8192)")
+def _():
+    x, o = f32("rs_x", (4096, 8192)), f32("o", (4096, 8192), False)
+    lens = _rs_lengths(8192, 4096, "rs_l0c")[None, :]
+    return lambda: sd.reverse_subsequences(x, lens, 0, out=o)
+
+
+@case(RS_G, "numpy loop over rows (axis 1)")
+def _():
+    x, o = f32("rs_x", (4096, 8192)), f32("o", (4096, 8192), False)
+    lens = [int(v) for v in _rs_lengths(4096, 8192, "rs_l1")]
+
+    def run():
+        for i, n in enumerate(lens):
+            o[i, :n] = x[i, n - 1 :: -1] if n else x[i, :0]
+            o[i, n:] = x[i, n:]
+
+    return run
+
+
 if torch is not None:
 
     @case(UNPOOL_G, "torch F.max_unpool2d (fresh)", UNPOOL_BYTES)
@@ -561,6 +712,14 @@ if torch is not None:
         x, _flat, plane = _unpool_in()
         tx, ti = torch.from_numpy(x), torch.from_numpy(plane)
         return lambda: torch.nn.functional.max_unpool2d(tx, ti, 2)
+
+    @case(RS_G, "torch gather(x, 1, precomputed positions) (axis 1)")
+    def _():
+        x, o = torch.from_numpy(f32("rs_x", (4096, 8192))), torch.from_numpy(f32("o", (4096, 8192), False))
+        n = torch.from_numpy(_rs_lengths(4096, 8192, "rs_l1"))[:, None]
+        k = torch.arange(8192)[None, :]
+        pos = torch.where(k < n, n - 1 - k, k)
+        return lambda: torch.gather(x, 1, pos, out=o)
 
 
 # ------------------------------------------------------------------ broadcast
@@ -784,61 +943,74 @@ EYE = (4096, 4096)  # 64 MiB of float32
 
 
 @case("full f32 (128 MiB)", "strided")
+def _():
     o = f32("o", (N // 4,), False)
     return lambda: sd.full(o.shape, 2.5, out=o)
 
 
 @case("full f32 (128 MiB)", "numpy")
+def _():
     o = f32("o", (N // 4,), False)
     return lambda: o.fill(2.5)
 
 
 @case(f"eye {EYE[0]}x{EYE[1]} f32", "strided", EYE[0] * EYE[1] * 4)
+def _():
     o = f32("o", EYE, False)
     return lambda: sd.eye(EYE, out=o)
 
 
 @case(f"eye {EYE[0]}x{EYE[1]} f32", "strided fresh", EYE[0] * EYE[1] * 4)
+def _():
     return lambda: sd.eye(EYE, "float32")
 
 
 @case(f"eye {EYE[0]}x{EYE[1]} f32", "numpy", EYE[0] * EYE[1] * 4)
+def _():
     return lambda: np.eye(*EYE, dtype=np.float32)
 
 
 @case(f"triu {EYE[0]}x{EYE[1]} f32", "strided", EYE[0] * EYE[1] * 4)
+def _():
     a, o = f32("a", EYE), f32("o", EYE, False)
     return lambda: sd.diagonal_fill(EYE, "float32", -(2**31), 0, 0, input=a, out=o)
 
 
 @case(f"triu {EYE[0]}x{EYE[1]} f32", "strided fresh", EYE[0] * EYE[1] * 4)
+def _():
     a = f32("a", EYE)
     return lambda: sd.triu(a)
 
 
 @case(f"triu {EYE[0]}x{EYE[1]} f32", "numpy", EYE[0] * EYE[1] * 4)
+def _():
     a = f32("a", EYE)
     return lambda: np.triu(a)
 
 
 @case("arange 16M int64", "strided")
+def _():
     o = arr("o", (N // 8,), np.int64, False)
     return lambda: sd.fill_sequence(o.shape, 0, 1, out=o)
 
 
 @case("arange 16M int64", "strided fresh")
+def _():
     return lambda: sd.arange(N // 8)
 
 
 @case("arange 16M int64", "numpy")
+def _():
     return lambda: np.arange(N // 8)
 
 
 @case("arange 16M f32", "strided fresh", N // 2)
+def _():
     return lambda: sd.arange(0.0, N // 8 * 0.5, 0.5, dtype="float32")
 
 
 @case("arange 16M f32", "numpy", N // 2)
+def _():
     return lambda: np.arange(0.0, N // 8 * 0.5, 0.5, dtype=np.float32)
 
 
@@ -849,18 +1021,22 @@ if torch is not None:
         x = torch.from_numpy(_xla_x())
         return lambda: x.view(128, 8, 8, 128).permute(0, 2, 1, 3).contiguous().view(-1)
     @case("full f32 (128 MiB)", "torch")
+    def _():
         to = torch.from_numpy(f32("o", (N // 4,), False))
         return lambda: to.fill_(2.5)
 
     @case(f"eye {EYE[0]}x{EYE[1]} f32", "torch", EYE[0] * EYE[1] * 4)
+    def _():
         to = torch.from_numpy(f32("o", EYE, False))
         return lambda: torch.eye(*EYE, out=to)
 
     @case(f"triu {EYE[0]}x{EYE[1]} f32", "torch", EYE[0] * EYE[1] * 4)
+    def _():
         ta, to = torch.from_numpy(f32("a", EYE)), torch.from_numpy(f32("o", EYE, False))
         return lambda: torch.triu(ta, out=to)
 
     @case("arange 16M int64", "torch")
+    def _():
         to = torch.from_numpy(arr("o", (N // 8,), np.int64, False))
         return lambda: torch.arange(N // 8, out=to)
 

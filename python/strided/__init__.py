@@ -41,11 +41,14 @@ from ._core import (
     MaxUnpoolingDesc,
     PaddingDesc,
     NonzeroCoordinatesDesc,
+    OneHotDesc,
+    ReverseSubsequencesDesc,
     ScatterDesc,
     ScatterElementsDesc,
     ScatterNDDesc,
     Slice1Desc,
     SliceDesc,
+    SliceGradDesc,
     SpaceToDepthDesc,
     SplitDesc,
     TileDesc,
@@ -55,6 +58,7 @@ from ._types import install_enum_helpers as _install_enum_helpers
 from ._functional import cast, copy, depth_to_space, join, pad, slice, space_to_depth, split, tile
 from ._conveniences import argwhere, broadcast_to, center_crop_pad, compress, concat, flip, permute_dims
 from ._generate import arange, diagonal_fill, eye, eye_like, fill_sequence, full, tril, trilu, triu
+from ._grad import one_hot, reverse_subsequences, slice_grad
 from ._index import gather, gather_elements, gather_nd, scatter, scatter_nd
 from ._pooling import max_unpool, unfold
 from . import xla
@@ -92,12 +96,15 @@ __all__ = [
     "PaddingDesc",
     "PaddingMode",
     "NonzeroCoordinatesDesc",
+    "OneHotDesc",
+    "ReverseSubsequencesDesc",
     "ScatterDesc",
     "ScatterElementsDesc",
     "ScatterNDDesc",
     "Scalar",
     "Slice1Desc",
     "SliceDesc",
+    "SliceGradDesc",
     "SpaceToDepthDesc",
     "SplitDesc",
     "TensorDesc",
@@ -130,13 +137,16 @@ __all__ = [
     "join",
     "max_unpool",
     "pad",
+    "one_hot",
     "packed_strides",
     "permute_dims",
     "plot_layout",
+    "reverse_subsequences",
     "scatter",
     "scatter_nd",
     "set_num_threads",
     "slice",
+    "slice_grad",
     "space_to_depth",
     "split",
     "tile",

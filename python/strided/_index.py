@@ -38,15 +38,15 @@ _to_int = _core._to_int  # the bindings' one rule for integer arguments (csrc/py
 __all__ = ["gather", "gather_elements", "gather_nd", "scatter", "scatter_nd"]
 
 
-def _indices(ix: Any, fn: str) -> np.ndarray:
-    a = ix if type(ix) is np.ndarray else _core._as_array(ix, f"{fn}.indices")
+def _indices(ix: Any, fn: str, arg: str = "indices") -> np.ndarray:
+    a = ix if type(ix) is np.ndarray else _core._as_array(ix, f"{fn}.{arg}")
     dt = a.dtype
     if dt in _NATIVE_INDEX:
         return a if dt.isnative else a.astype(dt.newbyteorder("="))
     if dt.kind == "b":
-        raise TypeError(f"{fn}.indices: boolean indices are not supported (use integer positions)")
+        raise TypeError(f"{fn}.{arg}: boolean {arg} are not supported (use integer positions)")
     if dt.kind not in "iu":
-        raise TypeError(f"{fn}.indices: expected an integer array, got dtype {dt}")
+        raise TypeError(f"{fn}.{arg}: expected an integer array, got dtype {dt}")
     return a.astype(np.int64)
 
 

@@ -478,6 +478,89 @@ void flip_permute_dims() {
   CHECK(keep == std::vector<float>(6, -1));
 }
 
+void one_hot_rules() {
+  // SPEC 3.9: one_hot([[0, 2], [-1, 5]], 3) -> [[[1,0,0],[0,0,1]],[[0,0,1],[0,0,0]]], values [off, on] = [0, 1].
+  const std::vector<std::int32_t> idx{0, 2, -1, 5};
+  const std::vector<float> v{0, 1};
+  const ConstArrayView iv{DataType::INT32, idx.data(), {2, 2}, {8, 4}};
+  std::vector<float> o(12, -1);
+  one_hot(iv, in(v, {2}, {F}), out(o, {2, 2, 3}, {6 * F, 3 * F, F}), -1);
+  CHECK(o == (std::vector<float>{1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0}));
+  // axis 0 into a transposed out (strides reversed): out[k, i, j] = (k == idx[i, j]).
+  one_hot(iv, in(v, {2}, {F}), out(o, {3, 2, 2}, {F, 3 * F, 6 * F}), 0);
+  for (int k = 0; k < 3; ++k)
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) {
+        const int ix = idx[static_cast<std::size_t>(i * 2 + j)], pos = ix < 0 ? ix + 3 : ix;
+        CHECK_EQ(o[static_cast<std::size_t>(k + i * 3 + j * 6)], pos == k ? 1.0f : 0.0f);
+      }
+  // Misuse: typed errors, nothing written.
+  std::vector<float> q(12, -1);
+  CHECK_THROWS(one_hot(iv, in(v, {2}, {F}), out(q, {3, 2, 2}, {4 * F, 2 * F, F}), -1), ValidationError,
+               "out: expected shape (2, 2, 2), got (3, 2, 2)");  // the depth is out's size at the axis
+  CHECK_THROWS(one_hot(iv, in(v, {1}, {F}), out(q, {2, 2, 3}, {6 * F, 3 * F, F}), -1), ValidationError,
+               "values: must be [off, on] (shape (2,)), got shape (1,)");
+  CHECK_THROWS(one_hot(iv, in(v, {2}, {F}), out(q, {2, 2, 3}, {6 * F, 3 * F, F}), 3), ValidationError,
+               "one_hot.axis: 3 is out of range for 3 dimension(s)");
+  CHECK_THROWS(one_hot(iv, in(v, {2}, {F}), out(q, {2, 6}, {6 * F, F}), -1), ValidationError,
+               "out: must have one dimension more than indices (3), got 2");
+  CHECK(q == std::vector<float>(12, -1));
+}
+
+void reverse_subsequences_rules() {
+  // SPEC 3.10: in {3, 4} = 1..12, lengths [2, 4, 3] on axis 1 -> [[2,1,3,4],[8,7,6,5],[11,10,9,12]].
+  std::vector<float> x(12);
+  std::iota(x.begin(), x.end(), 1.0f);
+  const std::vector<std::uint32_t> len{2, 4, 3};
+  std::vector<float> o(12, -1);
+  reverse_subsequences(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::UINT32, len.data(), {3, 1}, {4, 4}},
+                       out(o, {3, 4}, {4 * F, F}), 1);
+  CHECK(o == (std::vector<float>{2, 1, 3, 4, 8, 7, 6, 5, 11, 10, 9, 12}));
+  // lengths broadcast (a single 9: every row reversed whole), x read transposed into a transposed out.
+  const std::vector<std::int64_t> nine{9};
+  reverse_subsequences(in(x, {4, 3}, {F, 4 * F}), ConstArrayView{DataType::INT64, nine.data(), {1}, {8}},
+                       out(o, {4, 3}, {F, 4 * F}), 0);
+  CHECK(o == (std::vector<float>{4, 3, 2, 1, 8, 7, 6, 5, 12, 11, 10, 9}));
+  std::vector<float> q(12, -1);
+  const std::vector<std::int64_t> neg{1, -2, 0};
+  CHECK_THROWS(reverse_subsequences(in(x, {3, 4}, {4 * F, F}),
+                                    ConstArrayView{DataType::INT64, neg.data(), {3, 1}, {8, 8}},
+                                    out(q, {3, 4}, {4 * F, F}), 1),
+               IndexError, "reverse_subsequences.lengths[1, 0]: length -2 is negative");
+  CHECK_THROWS(reverse_subsequences(in(x, {3, 4}, {4 * F, F}), ConstArrayView{DataType::UINT32, len.data(), {3}, {4}},
+                                    out(q, {3, 4}, {4 * F, F}), 1),
+               ValidationError, "lengths: shape (3,) does not broadcast to (3, 1)");
+  CHECK_THROWS(reverse_subsequences(in(x, {3, 4}, {4 * F, F}),
+                                    ConstArrayView{DataType::FLOAT32, x.data(), {3, 1}, {4, 4}},
+                                    out(q, {3, 4}, {4 * F, F}), 1),
+               ValidationError, "lengths.dtype: must be UINT32, UINT64, INT32 or INT64, got FLOAT32");
+  CHECK(q == std::vector<float>(12, -1));
+}
+
+void slice_grad_rules() {
+  // SPEC 3.11: offsets {0,0}, sizes {3,3}, strides {2,2}, gradient [[1,3],[9,11]] -> {4,4} with zeros between.
+  const std::vector<float> g{1, 3, 9, 11};
+  std::vector<float> o(16, -1);
+  slice_grad(in(g, {2, 2}, {2 * F, F}), out(o, {4, 4}, {4 * F, F}), {0, 0}, {3, 3}, {2, 2});
+  CHECK(o == (std::vector<float>{1, 0, 3, 0, 0, 0, 0, 0, 9, 0, 11, 0, 0, 0, 0, 0}));
+  // Negative strides, the gradient read backwards: rows 2, 0 and columns 3, 1 of a padded out (pitch 5).
+  std::vector<float> p(20, -1);
+  slice_grad(in(g, {2, 2}, {-2 * F, -F}, 3), out(p, {4, 4}, {5 * F, F}), {0, 1}, {3, 3}, {-2, -2});
+  // grad' = [[11, 9], [3, 1]]: (2, 3) = 11, (2, 1) = 9, (0, 3) = 3, (0, 1) = 1.
+  CHECK(p == (std::vector<float>{0, 1, 0, 3, -1, 0, 0, 0, 0, -1, 0, 9, 0, 11, -1, 0, 0, 0, 0, -1}));
+  // An empty gradient zeroes out.
+  slice_grad(in(g, {0, 2}, {2 * F, F}), out(o, {4, 4}, {4 * F, F}), {0, 0}, {0, 3}, {1, 2});
+  CHECK(o == std::vector<float>(16, 0));
+  std::vector<float> q(16, -1);
+  CHECK_THROWS(slice_grad(in(g, {2, 2}, {2 * F, F}), out(q, {4, 4}, {4 * F, F}), {0, 0}, {3, 3}, {2, 0}),
+               ValidationError, "SliceGradDesc.input_window_strides[1]: stride must not be 0");
+  CHECK_THROWS(slice_grad(in(g, {2, 2}, {2 * F, F}), out(q, {4, 4}, {4 * F, F}), {0, 2}, {3, 3}, {2, 2}),
+               ValidationError, "exceeds output_gradient.sizes[1] (4)");
+  CHECK_THROWS(slice_grad(in(g, {2, 2}, {2 * F, F}), out(q, {4, 4}, {4 * F, F}), {0}, {3, 3}, {2, 2}), ValidationError,
+               "one value per dimension (2), got 1");
+  CHECK(q == std::vector<float>(16, -1));
+}
+
 }  // namespace
 
 int main() {
@@ -498,6 +581,9 @@ int main() {
   flip_permute_dims();
   sequence_rules();
   diagonal_rules();
+  one_hot_rules();
+  reverse_subsequences_rules();
+  slice_grad_rules();
   plan_cache();
   return check::report();
 }

@@ -138,6 +138,21 @@ void eye(const ArrayView& out, std::int64_t k = 0, const Scalar& value = Scalar:
 void triu(const ConstArrayView& x, const ArrayView& out, std::int64_t k = 0);
 void tril(const ConstArrayView& x, const ArrayView& out, std::int64_t k = 0);
 void trilu(const ConstArrayView& x, const ArrayView& out, std::int64_t k = 0, bool upper = true);
+/// OneHot in ONNX's form (SPEC 3.9): out has one dimension more than indices, inserted at `axis`
+/// (in [-(r+1), r], r = indices' dimension count) with out's size there the depth;
+/// out[c] = values[1] where c[axis] is indices[c without the axis] (negative: counted from the
+/// end), values[0] elsewhere, so an index outside [-depth, depth) gives an all-off sequence.
+/// values: shape (2,) [off, on] of out's dtype; indices INT32, INT64, UINT32 or UINT64.
+void one_hot(const ConstArrayView& indices, const ConstArrayView& values, const ArrayView& out, std::int64_t axis = -1);
+/// ReverseSubsequences (SPEC 3.10): along `axis`, the first L = min(length, size) elements of each
+/// sequence reversed and the rest copied; lengths (UINT32/UINT64/INT32/INT64) broadcast by numpy's
+/// rules to x's sizes with 1 at the axis. IndexError for a negative length (nothing written).
+void reverse_subsequences(const ConstArrayView& x, const ConstArrayView& lengths, const ArrayView& out,
+                          std::int64_t axis);
+/// SliceGrad (SPEC 3.11), slice's adjoint: out = 0, then the window of slice(out, offsets, sizes,
+/// strides) = grad (grad's sizes at most 1 + (sizes - 1) / |strides|; an empty grad zeroes out).
+void slice_grad(const ConstArrayView& grad, const ArrayView& out, const std::vector<std::int64_t>& offsets,
+                const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& strides);
 
 /// Drops every cached plan (they are rebuilt on the next call).
 void clear_plan_cache();

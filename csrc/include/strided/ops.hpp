@@ -18,28 +18,31 @@ namespace strided {
 /// struct below; `family` is the kind of step it lowers to (copy: strided copies only, index:
 /// index-driven steps). The AnyDesc variant, validation and compile dispatch, the Python classes
 /// and the functional entry points are all generated from this list (docs/ARCHITECTURE.md).
-#define STRIDED_FOR_EACH_OP(X) \
-  X(Identity, copy)            \
-  X(Split, copy)               \
-  X(Join, copy)                \
-  X(Slice, copy)               \
-  X(Slice1, copy)              \
-  X(Gather, index)             \
-  X(GatherElements, index)     \
-  X(GatherND, index)           \
-  X(Scatter, index)            \
-  X(ScatterND, index)          \
-  X(Cast, copy)                \
-  X(Padding, copy)             \
-  X(Tile, copy)                \
-  X(SpaceToDepth, copy)        \
-  X(DepthToSpace, copy)        \
-  X(FillValueConstant, copy)   \
-  X(MaxUnpooling, index)       \
-  X(Unfold, copy)              \
-  X(NonzeroCoordinates, copy)  \
-  X(FillValueSequence, copy)   \
-  X(DiagonalMatrix, copy)
+#define STRIDED_FOR_EACH_OP(X)  \
+  X(Identity, copy)             \
+  X(Split, copy)                \
+  X(Join, copy)                 \
+  X(Slice, copy)                \
+  X(Slice1, copy)               \
+  X(Gather, index)              \
+  X(GatherElements, index)      \
+  X(GatherND, index)            \
+  X(Scatter, index)             \
+  X(ScatterND, index)           \
+  X(Cast, copy)                 \
+  X(Padding, copy)              \
+  X(Tile, copy)                 \
+  X(SpaceToDepth, copy)         \
+  X(DepthToSpace, copy)         \
+  X(FillValueConstant, copy)    \
+  X(MaxUnpooling, index)        \
+  X(Unfold, copy)               \
+  X(NonzeroCoordinates, copy)   \
+  X(FillValueSequence, copy)    \
+  X(DiagonalMatrix, copy)       \
+  X(OneHot, index)              \
+  X(ReverseSubsequences, index) \
+  X(SliceGrad, copy)
 
 /// DML_SCALAR_UNION with its data type (SPEC 1): the value's bits in the low itemsize(dtype)
 /// bytes of `bits`, as the union holds them (FLOAT16: the binary16 pattern); higher bytes are
@@ -500,6 +503,70 @@ struct DiagonalMatrixDesc {
                            desc_field("diagonal_fill_begin", &DiagonalMatrixDesc::diagonal_fill_begin),
                            desc_field("diagonal_fill_end", &DiagonalMatrixDesc::diagonal_fill_end),
                            desc_field("input", &DiagonalMatrixDesc::input, FieldUse::Optional));
+  }
+};
+
+/// DML_ONE_HOT_OPERATOR_DESC: out[c] = (c[axis] == indices[c with c[axis] = 0]) ? on : off, with
+/// off, on = values' elements 0 and 1 in row-major order; negative indices count from the end of
+/// the axis, and an index outside [-size, size) gives an all-off sequence (not an error).
+struct OneHotDesc {
+  TensorDesc indices;  // output's sizes, 1 on the axis
+  TensorDesc values;   // output's dtype, at least 2 elements
+  TensorDesc output;
+  std::int64_t axis;
+
+  static constexpr const char* name = "OneHotDesc";
+  static constexpr const char* doc =
+      "DML_ONE_HOT_OPERATOR_DESC: out[c] = on if c[axis] == indices[c with c[axis] = 0] else off, where off and on "
+      "are values' elements 0 and 1 (row-major); a negative index counts from the end of the axis and one outside "
+      "[-size, size) gives an all-off sequence.";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("indices", &OneHotDesc::indices), desc_field("values", &OneHotDesc::values),
+                           desc_field("output", &OneHotDesc::output), desc_field("axis", &OneHotDesc::axis));
+  }
+};
+
+/// DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC: along `axis`, the first L = min(length, size) elements
+/// of every sequence reversed and the rest copied, L read from sequence_lengths (input's sizes, 1
+/// on the axis). A negative length (signed types, a strided extension) is an IndexError.
+struct ReverseSubsequencesDesc {
+  TensorDesc input;
+  TensorDesc sequence_lengths;  // input's sizes, 1 on the axis; UINT32/UINT64 (INT32/INT64: no level)
+  TensorDesc output;
+  std::int64_t axis;
+
+  static constexpr const char* name = "ReverseSubsequencesDesc";
+  static constexpr const char* doc =
+      "DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC: out[c] = in[c with c[axis] = L - 1 - c[axis]] where c[axis] < L, "
+      "else in[c], with L = min(sequence_lengths[c with c[axis] = 0], in.sizes[axis]). Signed lengths execute "
+      "(a negative one raises IndexError) but are valid at no DirectML feature level.";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input", &ReverseSubsequencesDesc::input),
+                           desc_field("sequence_lengths", &ReverseSubsequencesDesc::sequence_lengths),
+                           desc_field("output", &ReverseSubsequencesDesc::output),
+                           desc_field("axis", &ReverseSubsequencesDesc::axis));
+  }
+};
+
+/// DML_SLICE_GRAD_OPERATOR_DESC: the adjoint of Slice1 with the same window: the output gradient
+/// is zero but at the window's positions, which receive the input gradient.
+struct SliceGradDesc {
+  TensorDesc input_gradient;   // Slice1's output
+  TensorDesc output_gradient;  // Slice1's input
+  std::vector<std::int64_t> input_window_offsets;
+  std::vector<std::int64_t> input_window_sizes;
+  std::vector<std::int64_t> input_window_strides;  // signed, non-zero (INT in DirectML.h)
+
+  static constexpr const char* name = "SliceGradDesc";
+  static constexpr const char* doc =
+      "DML_SLICE_GRAD_OPERATOR_DESC: the adjoint of Slice1 with the same window: output_gradient = 0, then "
+      "output_gradient[start + strides*c] = input_gradient[c] with start = offsets + (strides < 0 ? sizes - 1 : 0).";
+  static constexpr auto fields() {
+    return std::make_tuple(desc_field("input_gradient", &SliceGradDesc::input_gradient),
+                           desc_field("output_gradient", &SliceGradDesc::output_gradient),
+                           desc_field("input_window_offsets", &SliceGradDesc::input_window_offsets),
+                           desc_field("input_window_sizes", &SliceGradDesc::input_window_sizes),
+                           desc_field("input_window_strides", &SliceGradDesc::input_window_strides));
   }
 };
 

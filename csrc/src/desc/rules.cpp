@@ -173,12 +173,44 @@ void Rules::output_no_alias(const std::string& field, const TensorDesc& t) const
 }
 
 void Rules::window_params(const TensorDesc& input, const TensorDesc& output, const std::vector<i64>& offsets,
-                          const std::vector<i64>& sizes, const std::vector<i64>& strides) const {
-  same_ndim("output", output, "input", input);
-  same_dtype("output", output, "input", input);
-  one_per_dim("offsets", offsets, input.ndim());
-  one_per_dim("sizes", sizes, input.ndim());
-  one_per_dim("strides", strides, input.ndim());
+                          const std::vector<i64>& sizes, const std::vector<i64>& strides, const WindowNames& f) const {
+  same_ndim(f.output, output, f.input, input);
+  same_dtype(f.output, output, f.input, input);
+  one_per_dim(f.offsets, offsets, input.ndim());
+  one_per_dim(f.sizes, sizes, input.ndim());
+  one_per_dim(f.strides, strides, input.ndim());
+}
+
+void Rules::signed_window(const TensorDesc& input, const TensorDesc& output, const std::vector<i64>& offsets,
+                          const std::vector<i64>& sizes, const std::vector<i64>& strides, const WindowNames& f) const {
+  window_params(input, output, offsets, sizes, strides, f);
+  for (std::size_t i = 0; i < strides.size(); ++i) {
+    if (strides[i] == 0) fail(field_at(f.strides, i), "stride must not be 0");
+    if (offsets[i] < 0) fail(field_at(f.offsets, i), "offset must not be negative, got " + str(offsets[i]));
+    if (sizes[i] < 1) fail(field_at(f.sizes, i), "window size must be at least 1, got " + str(sizes[i]));
+  }
+  for (std::size_t i = 0; i < strides.size(); ++i) {
+    const i64 in = input.sizes()[i];
+    // offsets[i] + sizes[i] <= input.sizes[i], without overflow.
+    if (sizes[i] > in || offsets[i] > in - sizes[i])
+      fail(field_at(f.offsets, i), "the window (offset " + str(offsets[i]) + " + size " + str(sizes[i]) + ") exceeds " +
+                                       field_at(f.input + ".sizes", i) + " (" + str(in) + ")");
+    const u64 mag = strides[i] < 0 ? u64{0} - static_cast<u64>(strides[i]) : static_cast<u64>(strides[i]);
+    const u64 max_copied = 1 + static_cast<u64>(sizes[i] - 1) / mag;
+    if (static_cast<u64>(output.sizes()[i]) > max_copied)
+      fail(field_at(f.output + ".sizes", i), "must be at most 1 + (" + field_at(f.sizes, i) + " - 1) / |" +
+                                                 field_at(f.strides, i) + "| = " + str(max_copied) + ", got " +
+                                                 str(output.sizes()[i]));
+  }
+}
+
+void Rules::sizes_but_axis(const std::string& field, const TensorDesc& t, const std::string& ref_field,
+                           const TensorDesc& ref, i64 axis) const {
+  for (std::size_t i = 0; i < t.sizes().size(); ++i) {
+    if (i != static_cast<std::size_t>(axis)) same_size(field, t, ref_field, ref, i);
+    else if (t.sizes()[i] != 1)
+      fail(field_at(field + ".sizes", i), "must be 1 along the axis (" + str(axis) + "), got " + str(t.sizes()[i]));
+  }
 }
 
 void Rules::parts_along_axis(const std::string& one_field, const TensorDesc& one, const std::string& many_field,

@@ -16,6 +16,11 @@ namespace strided::detail {
 
 std::string field_at(const std::string& field, std::size_t i);  // "sizes[2]"
 
+/// The fields of a window over `input` read into `output` (Slice1's names; SliceGrad's differ).
+struct WindowNames {
+  std::string input = "input", output = "output", offsets = "offsets", sizes = "sizes", strides = "strides";
+};
+
 class Rules {
  public:
   using i64 = std::int64_t;
@@ -53,7 +58,16 @@ class Rules {
   void output_no_alias(const std::string& field, const TensorDesc& t) const;
   /// Slice/Slice1: output like input (dimension count, dtype), one offset, size and stride per dimension.
   void window_params(const TensorDesc& input, const TensorDesc& output, const std::vector<i64>& offsets,
-                     const std::vector<i64>& sizes, const std::vector<i64>& strides) const;
+                     const std::vector<i64>& sizes, const std::vector<i64>& strides,
+                     const WindowNames& names = WindowNames{}) const;
+  /// Slice1's window (SliceGrad's, mirrored): window_params, then non-zero strides, offsets >= 0,
+  /// sizes >= 1, offsets + sizes <= input.sizes and 1 <= output.sizes <= 1 + (sizes - 1) / |strides|.
+  void signed_window(const TensorDesc& input, const TensorDesc& output, const std::vector<i64>& offsets,
+                     const std::vector<i64>& sizes, const std::vector<i64>& strides,
+                     const WindowNames& names = WindowNames{}) const;
+  /// `t` has `ref`'s sizes except 1 along `axis` (OneHot's indices, ReverseSubsequences' lengths).
+  void sizes_but_axis(const std::string& field, const TensorDesc& t, const std::string& ref_field,
+                      const TensorDesc& ref, i64 axis) const;
   /// Split/Join: `many` equal `one` off `axis` and their sizes along it sum to one's.
   void parts_along_axis(const std::string& one_field, const TensorDesc& one, const std::string& many_field,
                         const std::vector<TensorDesc>& many, i64 axis) const;

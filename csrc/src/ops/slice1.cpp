@@ -10,26 +10,7 @@ constexpr std::array<LevelRow, 3> kTable{{{FeatureLevel::FL_2_1, 4, 5, kEightTyp
 }  // namespace
 
 void check(const Rules& r, const Slice1Desc& d) {
-  r.window_params(d.input, d.output, d.offsets, d.sizes, d.strides);
-  const auto s = [](auto v) { return std::to_string(v); };
-  for (std::size_t i = 0; i < d.strides.size(); ++i) {
-    if (d.strides[i] == 0) r.fail(field_at("strides", i), "stride must not be 0");
-    if (d.offsets[i] < 0) r.fail(field_at("offsets", i), "offset must not be negative, got " + s(d.offsets[i]));
-    if (d.sizes[i] < 1) r.fail(field_at("sizes", i), "window size must be at least 1, got " + s(d.sizes[i]));
-  }
-  for (std::size_t i = 0; i < d.strides.size(); ++i) {
-    const std::int64_t in = d.input.sizes()[i];
-    // offsets[i] + sizes[i] <= input.sizes[i], without overflow.
-    if (d.sizes[i] > in || d.offsets[i] > in - d.sizes[i])
-      r.fail(field_at("offsets", i), "the window (offset " + s(d.offsets[i]) + " + size " + s(d.sizes[i]) +
-                                         ") exceeds input.sizes[" + s(i) + "] (" + s(in) + ")");
-    const auto mag = d.strides[i] < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(d.strides[i])
-                                      : static_cast<std::uint64_t>(d.strides[i]);
-    const std::uint64_t max_copied = 1 + static_cast<std::uint64_t>(d.sizes[i] - 1) / mag;
-    if (static_cast<std::uint64_t>(d.output.sizes()[i]) > max_copied)
-      r.fail(field_at("output.sizes", i), "must be at most 1 + (sizes[" + s(i) + "] - 1) / |strides[" + s(i) +
-                                              "]| = " + s(max_copied) + ", got " + s(d.output.sizes()[i]));
-  }
+  r.signed_window(d.input, d.output, d.offsets, d.sizes, d.strides);
   r.output_no_alias("output", d.output);
   r.level_rules(kTable, {{"input", &d.input, false}, {"output", &d.output, false}});
   r.level_uint("offsets", d.offsets);

@@ -474,6 +474,54 @@ class DiagonalMatrixDesc(_Desc):
     @property
     def input(self) -> Optional[TensorDesc]: ...
 
+class OneHotDesc(_Desc):
+    def __init__(self, indices: TensorDesc, values: TensorDesc, output: TensorDesc, axis: SupportsIndex) -> None: ...
+    @property
+    def indices(self) -> TensorDesc: ...
+    @property
+    def values(self) -> TensorDesc: ...
+    @property
+    def output(self) -> TensorDesc: ...
+    @property
+    def axis(self) -> int: ...
+
+class ReverseSubsequencesDesc(_Desc):
+    def __init__(
+        self,
+        input: TensorDesc,
+        sequence_lengths: TensorDesc,
+        output: TensorDesc,
+        axis: SupportsIndex,
+    ) -> None: ...
+    @property
+    def input(self) -> TensorDesc: ...
+    @property
+    def sequence_lengths(self) -> TensorDesc: ...
+    @property
+    def output(self) -> TensorDesc: ...
+    @property
+    def axis(self) -> int: ...
+
+class SliceGradDesc(_Desc):
+    def __init__(
+        self,
+        input_gradient: TensorDesc,
+        output_gradient: TensorDesc,
+        input_window_offsets: _Ints,
+        input_window_sizes: _Ints,
+        input_window_strides: _Ints,
+    ) -> None: ...
+    @property
+    def input_gradient(self) -> TensorDesc: ...
+    @property
+    def output_gradient(self) -> TensorDesc: ...
+    @property
+    def input_window_offsets(self) -> Tuple[int, ...]: ...
+    @property
+    def input_window_sizes(self) -> Tuple[int, ...]: ...
+    @property
+    def input_window_strides(self) -> Tuple[int, ...]: ...
+
 _AnyDesc: TypeAlias = Union[
     IdentityDesc,
     SplitDesc,
@@ -496,6 +544,9 @@ _AnyDesc: TypeAlias = Union[
     NonzeroCoordinatesDesc,
     FillValueSequenceDesc,
     DiagonalMatrixDesc,
+    OneHotDesc,
+    ReverseSubsequencesDesc,
+    SliceGradDesc,
 ]
 
 # ---- end of the generated descriptions ----
