@@ -936,6 +936,8 @@ def _():
 def _():
     x = _xla_x()
     return lambda: np.ascontiguousarray(x.reshape(128, 8, 8, 128).transpose(0, 2, 1, 3)).reshape(-1)
+
+
 # ------------------------------------------------------------------ generate: full, eye, triu, arange
 # Writes only (no input read except triu's). "strided" writes a preallocated out=; "fresh" rows
 # allocate the result (strided: its result pool), as numpy's np.eye / np.triu / np.arange must.
@@ -1020,6 +1022,7 @@ if torch is not None:
     def _():
         x = torch.from_numpy(_xla_x())
         return lambda: x.view(128, 8, 8, 128).permute(0, 2, 1, 3).contiguous().view(-1)
+
     @case("full f32 (128 MiB)", "torch")
     def _():
         to = torch.from_numpy(f32("o", (N // 4,), False))

@@ -12,7 +12,7 @@ if [[ -z "${WORK:-}" ]]; then
   WORK=$(mktemp -d)
   trap 'rm -rf "$WORK"' EXIT
 fi
-for ex in examples/quickstart.py examples/nchw_to_nhwc.py examples/xla_layouts.py examples/typed_usage.py; do
+for ex in examples/quickstart.py examples/nchw_to_nhwc.py examples/image_pipeline.py examples/xla_layouts.py examples/typed_usage.py; do
   echo "== $ex"
   # Run from the scratch folder so `import strided` finds the installed package, not the sources.
   (cd "$WORK" && MPLBACKEND=Agg "$PYTHON" "$OLDPWD/$ex")

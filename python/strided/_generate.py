@@ -10,7 +10,7 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _core
-from ._functional import _INT64_MAX, _array, _bits, _ints, _number, _out
+from ._functional import _array, _bits, _ints, _number, _out
 
 _FILL_CONSTANT = _core._op_codes["FillValueConstantDesc"]
 _FILL_SEQUENCE = _core._op_codes["FillValueSequenceDesc"]
