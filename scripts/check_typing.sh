@@ -13,5 +13,6 @@ echo "== mypy (strict): python/strided, examples/typed_usage.py"
 echo "== stubtest strided._core (against $("$PYTHON" -c 'import strided; print(strided.__file__)'))"
 # From another folder, so `strided` is the installed package (its stubs travel inside it).
 ALLOW="$PWD/scripts/stubtest-allowlist.txt"
-(cd / && "$PYTHON" -m mypy.stubtest strided._core --allowlist "$ALLOW")
+# --ignore-unused-allowlist: whether pybind11 leaves these artefacts depends on its version.
+(cd / && "$PYTHON" -m mypy.stubtest strided._core --allowlist "$ALLOW" --ignore-unused-allowlist)
 echo "check_typing: OK"
