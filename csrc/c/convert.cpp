@@ -326,9 +326,12 @@ AnyDesc slice_grad(const void* p) {
 AnyDesc unfold(const void* p) {
   STRIDED_IN(DML_UNFOLD_OPERATOR_DESC);
   const std::uint32_t n = dim_count(in.s.DimensionCount, in.f("DimensionCount"));
-  return UnfoldDesc{in.t(in.s.InputTensor, "InputTensor"),      in.t(in.s.OutputTensor, "OutputTensor"),
-                    values(in.s.WindowSizes, n, in.f("WindowSizes")), values(in.s.Strides, n, in.f("Strides")),
-                    values(in.s.Dilations, n, in.f("Dilations")),     values(in.s.StartPadding, n, in.f("StartPadding")),
+  return UnfoldDesc{in.t(in.s.InputTensor, "InputTensor"),
+                    in.t(in.s.OutputTensor, "OutputTensor"),
+                    values(in.s.WindowSizes, n, in.f("WindowSizes")),
+                    values(in.s.Strides, n, in.f("Strides")),
+                    values(in.s.Dilations, n, in.f("Dilations")),
+                    values(in.s.StartPadding, n, in.f("StartPadding")),
                     values(in.s.EndPadding, n, in.f("EndPadding"))};
 }
 
