@@ -256,6 +256,9 @@ static void test_padding(void) {
   CHECK_STATUS(run(&op, &input, 1, y, sizeof y), STRIDED_OK);
   CHECK(memcmp(y, symmetric, sizeof y) == 0);
   CHECK(min_level(&op) == DML_FEATURE_LEVEL_3_0);
+  pad.PaddingMode = (DML_PADDING_MODE)5;
+  CHECK_STATUS(strided_validate(&op, (DML_FEATURE_LEVEL)0), STRIDED_VALIDATION_ERROR);
+  CHECK_MESSAGE("PaddingDesc.padding_mode: unknown mode 5");
   pad.EndPadding = NULL;
   CHECK_STATUS(strided_validate(&op, (DML_FEATURE_LEVEL)0), STRIDED_VALIDATION_ERROR);
   CHECK_MESSAGE("DML_PADDING_OPERATOR_DESC.EndPadding: must not be NULL (4 values expected)");
