@@ -1,9 +1,10 @@
 // DML_<OP>_OPERATOR_DESC -> the C++ description. Adding an operator: write its converter (a few
-// lines with the helpers below) and put it in kConverters; an entry whose converter is null
-// answers "not supported yet".
+// lines with the helpers below) and put it in kConverters.
 #include "convert.hpp"
 
+#include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -233,13 +234,114 @@ AnyDesc fill_value_constant(const void* p) {
   return FillValueConstantDesc{in.t(in.s.OutputTensor, "OutputTensor"), scalar(in.s.ValueDataType, in.s.Value)};
 }
 
+/// PADDING's and DIAGONAL_MATRIX's FLOAT value as a Scalar of the output's dtype (SPEC 3.5's
+/// Cast rules, as DirectML converts it).
+Scalar float_value(float v, const TensorDesc& output) {
+  return Scalar::from_double(output.dtype(), static_cast<double>(v));
+}
+
+/// PADDING and PADDING1 but for the value (set by the caller).
+template <class S>
+PaddingDesc padding_desc(const In<S>& in) {
+  const std::uint32_t n = dim_count(in.s.DimensionCount, in.f("DimensionCount"));
+  return PaddingDesc{in.t(in.s.InputTensor, "InputTensor"),
+                     in.t(in.s.OutputTensor, "OutputTensor"),
+                     static_cast<PaddingMode>(in.s.PaddingMode),
+                     Scalar{},
+                     values(in.s.StartPadding, n, in.f("StartPadding")),
+                     values(in.s.EndPadding, n, in.f("EndPadding"))};
+}
+AnyDesc padding(const void* p) {
+  STRIDED_IN(DML_PADDING_OPERATOR_DESC);
+  PaddingDesc d = padding_desc(in);
+  d.padding_value = float_value(in.s.PaddingValue, d.output);
+  return d;
+}
+AnyDesc padding1(const void* p) {
+  STRIDED_IN(DML_PADDING1_OPERATOR_DESC);
+  PaddingDesc d = padding_desc(in);
+  d.padding_value = scalar(in.s.PaddingValueDataType, in.s.PaddingValue);
+  return d;
+}
+
+AnyDesc max_unpooling(const void* p) {
+  STRIDED_IN(DML_MAX_UNPOOLING_OPERATOR_DESC);
+  return MaxUnpoolingDesc{in.t(in.s.InputTensor, "InputTensor"), in.t(in.s.IndicesTensor, "IndicesTensor"),
+                          in.t(in.s.OutputTensor, "OutputTensor")};
+}
+
+AnyDesc diagonal_matrix(const void* p) {
+  STRIDED_IN(DML_DIAGONAL_MATRIX_OPERATOR_DESC);
+  // v0 fills the one diagonal t == Offset: begin = Offset, end = Offset + 1, which must stay an INT.
+  if (in.s.Offset == INT32_MAX)
+    fail(in.f("Offset"), "must be below 2147483647 here (strided holds end = Offset + 1 as a 32-bit INT)");
+  TensorDesc output = in.t(in.s.OutputTensor, "OutputTensor");
+  const Scalar value = float_value(in.s.Value, output);
+  return DiagonalMatrixDesc{std::move(output), value, in.s.Offset, std::int64_t{in.s.Offset} + 1, std::nullopt};
+}
+AnyDesc diagonal_matrix1(const void* p) {
+  STRIDED_IN(DML_DIAGONAL_MATRIX1_OPERATOR_DESC);
+  std::optional<TensorDesc> input;
+  if (in.s.InputTensor != nullptr) input = in.t(in.s.InputTensor, "InputTensor");  // optional
+  return DiagonalMatrixDesc{in.t(in.s.OutputTensor, "OutputTensor"), scalar(in.s.ValueDataType, in.s.Value),
+                            in.s.DiagonalFillBegin, in.s.DiagonalFillEnd, std::move(input)};
+}
+
+AnyDesc one_hot(const void* p) {
+  STRIDED_IN(DML_ONE_HOT_OPERATOR_DESC);
+  return OneHotDesc{in.t(in.s.IndicesTensor, "IndicesTensor"), in.t(in.s.ValuesTensor, "ValuesTensor"),
+                    in.t(in.s.OutputTensor, "OutputTensor"), in.s.Axis};
+}
+
+AnyDesc fill_value_sequence(const void* p) {
+  STRIDED_IN(DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC);
+  return FillValueSequenceDesc{in.t(in.s.OutputTensor, "OutputTensor"), scalar(in.s.ValueDataType, in.s.ValueStart),
+                               scalar(in.s.ValueDataType, in.s.ValueDelta)};
+}
+
+AnyDesc reverse_subsequences(const void* p) {
+  STRIDED_IN(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC);
+  return ReverseSubsequencesDesc{in.t(in.s.InputTensor, "InputTensor"),
+                                 in.t(in.s.SequenceLengthsTensor, "SequenceLengthsTensor"),
+                                 in.t(in.s.OutputTensor, "OutputTensor"), in.s.Axis};
+}
+
+AnyDesc nonzero_coordinates(const void* p) {
+  STRIDED_IN(DML_NONZERO_COORDINATES_OPERATOR_DESC);
+  return NonzeroCoordinatesDesc{in.t(in.s.InputTensor, "InputTensor"),
+                                in.t(in.s.OutputCountTensor, "OutputCountTensor"),
+                                in.t(in.s.OutputCoordinatesTensor, "OutputCoordinatesTensor")};
+}
+
+AnyDesc slice_grad(const void* p) {
+  STRIDED_IN(DML_SLICE_GRAD_OPERATOR_DESC);
+  const std::uint32_t n = dim_count(in.s.DimensionCount, in.f("DimensionCount"));
+  return SliceGradDesc{in.t(in.s.InputGradientTensor, "InputGradientTensor"),
+                       in.t(in.s.OutputGradientTensor, "OutputGradientTensor"),
+                       values(in.s.InputWindowOffsets, n, in.f("InputWindowOffsets")),
+                       values(in.s.InputWindowSizes, n, in.f("InputWindowSizes")),
+                       values(in.s.InputWindowStrides, n, in.f("InputWindowStrides"))};
+}
+
+AnyDesc unfold(const void* p) {
+  STRIDED_IN(DML_UNFOLD_OPERATOR_DESC);
+  const std::uint32_t n = dim_count(in.s.DimensionCount, in.f("DimensionCount"));
+  return UnfoldDesc{in.t(in.s.InputTensor, "InputTensor"),
+                    in.t(in.s.OutputTensor, "OutputTensor"),
+                    values(in.s.WindowSizes, n, in.f("WindowSizes")),
+                    values(in.s.Strides, n, in.f("Strides")),
+                    values(in.s.Dilations, n, in.f("Dilations")),
+                    values(in.s.StartPadding, n, in.f("StartPadding")),
+                    values(in.s.EndPadding, n, in.f("EndPadding"))};
+}
+
 #undef STRIDED_IN
 
 struct Entry {
   DML_OPERATOR_TYPE type;
   const char* struct_name;
   FeatureLevel introduced;   // DirectML's first level with this operator type
-  AnyDesc (*convert)(const void*);  // null: the C++ library has no description for it yet
+  AnyDesc (*convert)(const void*);
 };
 
 // Every operator of SPEC section 3, by DirectML's operator type.
@@ -249,31 +351,34 @@ constexpr Entry kConverters[] = {
     {DML_OPERATOR_CAST, "DML_CAST_OPERATOR_DESC", FeatureLevel::FL_1_0, cast},
     {DML_OPERATOR_SPLIT, "DML_SPLIT_OPERATOR_DESC", FeatureLevel::FL_1_0, split},
     {DML_OPERATOR_JOIN, "DML_JOIN_OPERATOR_DESC", FeatureLevel::FL_1_0, join},
-    {DML_OPERATOR_PADDING, "DML_PADDING_OPERATOR_DESC", FeatureLevel::FL_1_0, nullptr},
+    {DML_OPERATOR_PADDING, "DML_PADDING_OPERATOR_DESC", FeatureLevel::FL_1_0, padding},
     {DML_OPERATOR_GATHER, "DML_GATHER_OPERATOR_DESC", FeatureLevel::FL_1_0, gather},
     {DML_OPERATOR_SPACE_TO_DEPTH, "DML_SPACE_TO_DEPTH_OPERATOR_DESC", FeatureLevel::FL_1_0, space_to_depth},
     {DML_OPERATOR_DEPTH_TO_SPACE, "DML_DEPTH_TO_SPACE_OPERATOR_DESC", FeatureLevel::FL_1_0, depth_to_space},
     {DML_OPERATOR_TILE, "DML_TILE_OPERATOR_DESC", FeatureLevel::FL_1_0, tile},
-    {DML_OPERATOR_MAX_UNPOOLING, "DML_MAX_UNPOOLING_OPERATOR_DESC", FeatureLevel::FL_2_0, nullptr},
-    {DML_OPERATOR_DIAGONAL_MATRIX, "DML_DIAGONAL_MATRIX_OPERATOR_DESC", FeatureLevel::FL_2_0, nullptr},
+    {DML_OPERATOR_MAX_UNPOOLING, "DML_MAX_UNPOOLING_OPERATOR_DESC", FeatureLevel::FL_2_0, max_unpooling},
+    {DML_OPERATOR_DIAGONAL_MATRIX, "DML_DIAGONAL_MATRIX_OPERATOR_DESC", FeatureLevel::FL_2_0, diagonal_matrix},
     {DML_OPERATOR_SCATTER_ELEMENTS, "DML_SCATTER_OPERATOR_DESC", FeatureLevel::FL_2_0, scatter},
-    {DML_OPERATOR_ONE_HOT, "DML_ONE_HOT_OPERATOR_DESC", FeatureLevel::FL_2_0, nullptr},
+    {DML_OPERATOR_ONE_HOT, "DML_ONE_HOT_OPERATOR_DESC", FeatureLevel::FL_2_0, one_hot},
     {DML_OPERATOR_FILL_VALUE_CONSTANT, "DML_FILL_VALUE_CONSTANT_OPERATOR_DESC", FeatureLevel::FL_2_1,
      fill_value_constant},
-    {DML_OPERATOR_FILL_VALUE_SEQUENCE, "DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC", FeatureLevel::FL_2_1, nullptr},
-    {DML_OPERATOR_REVERSE_SUBSEQUENCES, "DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC", FeatureLevel::FL_2_1, nullptr},
+    {DML_OPERATOR_FILL_VALUE_SEQUENCE, "DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC", FeatureLevel::FL_2_1,
+     fill_value_sequence},
+    {DML_OPERATOR_REVERSE_SUBSEQUENCES, "DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC", FeatureLevel::FL_2_1,
+     reverse_subsequences},
     {DML_OPERATOR_GATHER_ELEMENTS, "DML_GATHER_ELEMENTS_OPERATOR_DESC", FeatureLevel::FL_2_1, gather_elements},
     {DML_OPERATOR_GATHER_ND, "DML_GATHER_ND_OPERATOR_DESC", FeatureLevel::FL_2_1, gather_nd},
     {DML_OPERATOR_SCATTER_ND, "DML_SCATTER_ND_OPERATOR_DESC", FeatureLevel::FL_2_1, scatter_nd},
     {DML_OPERATOR_SLICE1, "DML_SLICE1_OPERATOR_DESC", FeatureLevel::FL_2_1, slice1},
     {DML_OPERATOR_DEPTH_TO_SPACE1, "DML_DEPTH_TO_SPACE1_OPERATOR_DESC", FeatureLevel::FL_2_1, depth_to_space1},
     {DML_OPERATOR_SPACE_TO_DEPTH1, "DML_SPACE_TO_DEPTH1_OPERATOR_DESC", FeatureLevel::FL_2_1, space_to_depth1},
-    {DML_OPERATOR_NONZERO_COORDINATES, "DML_NONZERO_COORDINATES_OPERATOR_DESC", FeatureLevel::FL_3_0, nullptr},
-    {DML_OPERATOR_SLICE_GRAD, "DML_SLICE_GRAD_OPERATOR_DESC", FeatureLevel::FL_3_0, nullptr},
+    {DML_OPERATOR_NONZERO_COORDINATES, "DML_NONZERO_COORDINATES_OPERATOR_DESC", FeatureLevel::FL_3_0,
+     nonzero_coordinates},
+    {DML_OPERATOR_SLICE_GRAD, "DML_SLICE_GRAD_OPERATOR_DESC", FeatureLevel::FL_3_0, slice_grad},
     {DML_OPERATOR_GATHER_ND1, "DML_GATHER_ND1_OPERATOR_DESC", FeatureLevel::FL_3_0, gather_nd1},
-    {DML_OPERATOR_PADDING1, "DML_PADDING1_OPERATOR_DESC", FeatureLevel::FL_5_0, nullptr},
-    {DML_OPERATOR_DIAGONAL_MATRIX1, "DML_DIAGONAL_MATRIX1_OPERATOR_DESC", FeatureLevel::FL_5_1, nullptr},
-    {DML_OPERATOR_UNFOLD, "DML_UNFOLD_OPERATOR_DESC", FeatureLevel::FL_6_4, nullptr},
+    {DML_OPERATOR_PADDING1, "DML_PADDING1_OPERATOR_DESC", FeatureLevel::FL_5_0, padding1},
+    {DML_OPERATOR_DIAGONAL_MATRIX1, "DML_DIAGONAL_MATRIX1_OPERATOR_DESC", FeatureLevel::FL_5_1, diagonal_matrix1},
+    {DML_OPERATOR_UNFOLD, "DML_UNFOLD_OPERATOR_DESC", FeatureLevel::FL_6_4, unfold},
 };
 
 }  // namespace
@@ -282,8 +387,6 @@ Converted convert(const DML_OPERATOR_DESC* op) {
   const DML_OPERATOR_DESC& o = deref(op, "DML_OPERATOR_DESC");
   for (const Entry& e : kConverters) {
     if (e.type != o.Type) continue;
-    if (e.convert == nullptr)
-      fail("DML_OPERATOR_DESC.Type", std::string(e.struct_name) + " is not supported yet by this build of strided");
     if (o.Desc == nullptr) fail("DML_OPERATOR_DESC.Desc", std::string("must not be NULL (a ") + e.struct_name + ")");
     return {e.convert(o.Desc), e.introduced};
   }

@@ -228,30 +228,81 @@ static void test_fill_value_constant(void) {
   strided_release(compiled);
 }
 
-/* Padding1 has its struct here; the C++ operator is not in this build yet: a clear
- * VALIDATION_ERROR. (When Padding lands, its converter replaces this with results.) */
-static void test_padding1_not_yet(void) {
-  const uint32_t in_sizes[2] = {2, 2}, out_sizes[2] = {4, 4}, pad[2] = {1, 1};
-  DML_BUFFER_TENSOR_DESC ib = buffer(DML_TENSOR_DATA_TYPE_FLOAT32, 2, in_sizes, NULL, 16);
-  DML_BUFFER_TENSOR_DESC ob = buffer(DML_TENSOR_DATA_TYPE_FLOAT32, 2, out_sizes, NULL, 64);
+/* Padding1 with a FLOAT16 value (the binary16 pattern in the union's UInt16, SPEC 1): in {1,1,1,4}
+ * [1,2,3,4], start 2, end 4, CONSTANT 9 (0x4880) -> [9,9,1,2,3,4,9,9,9,9]; REFLECTION ->
+ * [3,2,1,2,3,4,3,2,1,2] (SPEC 3.6). The PADDING1 struct is 5_0's; the same padding through the
+ * older PADDING struct (a FLOAT value) is 1_0's; WRAP needs 6_4 through either. */
+static void test_padding1(void) {
+  const uint32_t in_sizes[4] = {1, 1, 1, 4}, out_sizes[4] = {1, 1, 1, 10};
+  const uint32_t start[4] = {0, 0, 0, 2}, end[4] = {0, 0, 0, 4};
+  DML_BUFFER_TENSOR_DESC ib = buffer(DML_TENSOR_DATA_TYPE_FLOAT16, 4, in_sizes, NULL, 8);
+  DML_BUFFER_TENSOR_DESC ob = buffer(DML_TENSOR_DATA_TYPE_FLOAT16, 4, out_sizes, NULL, 20);
   DML_TENSOR_DESC in = {DML_TENSOR_TYPE_BUFFER, &ib}, out = {DML_TENSOR_TYPE_BUFFER, &ob};
   DML_PADDING1_OPERATOR_DESC padding;
-  DML_OPERATOR_DESC op;
+  DML_PADDING_OPERATOR_DESC padding0 = {&in, &out, DML_PADDING_MODE_CONSTANT, 9.0f, 4, start, end};
+  DML_OPERATOR_DESC op, op0 = {DML_OPERATOR_PADDING, &padding0};
+  DML_FEATURE_LEVEL level = DML_FEATURE_LEVEL_6_4;
   strided_operator* compiled = NULL;
+  /* binary16: 1 = 0x3C00, 2 = 0x4000, 3 = 0x4200, 4 = 0x4400, 9 = 0x4880 */
+  const uint16_t constant[10] = {0x4880, 0x4880, 0x3C00, 0x4000, 0x4200, 0x4400, 0x4880, 0x4880, 0x4880, 0x4880};
+  const uint16_t reflection[10] = {0x4200, 0x4000, 0x3C00, 0x4000, 0x4200, 0x4400, 0x4200, 0x4000, 0x3C00, 0x4000};
+  uint16_t x[4] = {0x3C00, 0x4000, 0x4200, 0x4400}, y[10];
+  strided_buffer input, output;
   memset(&padding, 0, sizeof padding);
   padding.InputTensor = &in;
   padding.OutputTensor = &out;
-  padding.PaddingMode = DML_PADDING_MODE_REFLECTION;
-  padding.PaddingValueDataType = DML_TENSOR_DATA_TYPE_FLOAT32;
-  padding.PaddingValue.Float32 = 0.0f;
-  padding.DimensionCount = 2;
-  padding.StartPadding = pad;
-  padding.EndPadding = pad;
+  padding.PaddingMode = DML_PADDING_MODE_CONSTANT;
+  padding.PaddingValueDataType = DML_TENSOR_DATA_TYPE_FLOAT16;
+  padding.PaddingValue.UInt16 = 0x4880;
+  padding.DimensionCount = 4;
+  padding.StartPadding = start;
+  padding.EndPadding = end;
   op.Type = DML_OPERATOR_PADDING1;
   op.Desc = &padding;
+  input.data = x;
+  input.size_in_bytes = sizeof x;
+  output.data = y;
+  output.size_in_bytes = sizeof y;
+
+  CHECK_STATUS(strided_compile(&op, NULL, &compiled), STRIDED_OK);
+  memset(y, 0, sizeof y);
+  CHECK_STATUS(strided_execute(compiled, &input, 1, &output, 1), STRIDED_OK);
+  CHECK(memcmp(y, constant, sizeof y) == 0);
+  strided_release(compiled);
+  CHECK_STATUS(strided_min_feature_level(&op, &level), STRIDED_OK);
+  CHECK(level == DML_FEATURE_LEVEL_5_0);
+  CHECK_STATUS(strided_validate(&op, DML_FEATURE_LEVEL_4_1), STRIDED_VALIDATION_ERROR);
+  CHECK_MESSAGE("needs feature level FL_5_0");
+  CHECK_STATUS(strided_min_feature_level(&op0, &level), STRIDED_OK);
+  CHECK(level == DML_FEATURE_LEVEL_1_0);
+  CHECK_STATUS(strided_compile(&op0, NULL, &compiled), STRIDED_OK);
+  memset(y, 0, sizeof y);
+  CHECK_STATUS(strided_execute(compiled, &input, 1, &output, 1), STRIDED_OK);
+  CHECK(memcmp(y, constant, sizeof y) == 0);
+  strided_release(compiled);
+
+  padding.PaddingMode = DML_PADDING_MODE_REFLECTION;
+  CHECK_STATUS(strided_compile(&op, NULL, &compiled), STRIDED_OK);
+  memset(y, 0, sizeof y);
+  CHECK_STATUS(strided_execute(compiled, &input, 1, &output, 1), STRIDED_OK);
+  CHECK(memcmp(y, reflection, sizeof y) == 0);
+  strided_release(compiled);
+
+  padding.PaddingMode = padding0.PaddingMode = DML_PADDING_MODE_WRAP;
+  CHECK_STATUS(strided_min_feature_level(&op, &level), STRIDED_OK);
+  CHECK(level == DML_FEATURE_LEVEL_6_4);
+  CHECK_STATUS(strided_min_feature_level(&op0, &level), STRIDED_OK);
+  CHECK(level == DML_FEATURE_LEVEL_6_4);
+
+  /* the value's type must be the output's (SPEC 1) */
+  padding.PaddingValueDataType = DML_TENSOR_DATA_TYPE_FLOAT32;
   CHECK_STATUS(strided_compile(&op, NULL, &compiled), STRIDED_VALIDATION_ERROR);
   CHECK(compiled == NULL);
-  CHECK_MESSAGE("DML_PADDING1_OPERATOR_DESC is not supported yet");
+  CHECK_MESSAGE("PaddingDesc.padding_value");
+  padding.PaddingValueDataType = DML_TENSOR_DATA_TYPE_FLOAT16;
+  padding.StartPadding = NULL;
+  CHECK_STATUS(strided_compile(&op, NULL, &compiled), STRIDED_VALIDATION_ERROR);
+  CHECK_MESSAGE("DML_PADDING1_OPERATOR_DESC.StartPadding: must not be NULL (4 values expected)");
 }
 
 /* Malformed input: a status and a message naming the field, never a crash. */
@@ -462,7 +513,7 @@ int main(void) {
   test_scatter();
   test_cast();
   test_fill_value_constant();
-  test_padding1_not_yet();
+  test_padding1();
   test_errors();
   test_struct_levels();
   test_threads();
