@@ -224,5 +224,7 @@ def test_without_openmp_one_thread_is_reported(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
-    r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, env={**os.environ, "STRIDED_NUM_THREADS": "4"})
+    r = subprocess.run(
+        [str(exe)], capture_output=True, text=True, timeout=60, env={**os.environ, "STRIDED_NUM_THREADS": "4"}
+    )
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr
