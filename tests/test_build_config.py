@@ -228,3 +228,28 @@ def test_without_openmp_one_thread_is_reported(tmp_path: Path) -> None:
         [str(exe)], capture_output=True, text=True, timeout=60, env={**os.environ, "STRIDED_NUM_THREADS": "4"}
     )
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr
+
+
+# ---------------------------------------------------------------- the wheel configuration
+
+PYPROJECT = ROOT / "pyproject.toml"
+WHEELS_YML = ROOT / ".github" / "workflows" / "wheels.yml"
+
+
+@pytest.mark.skipif(not WHEELS_YML.is_file(), reason="needs the source tree (.github/workflows/wheels.yml)")
+def test_cibuildwheel_configuration() -> None:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    cfg = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["tool"]["cibuildwheel"]
+    # The test command names test files that exist (a renamed file would make it test nothing).
+    named = re.findall(r"\{project\}/(tests/[\w/]+\.py)", cfg["test-command"])
+    assert named and all((ROOT / n).is_file() for n in named), named
+    # Every architecture the configuration builds has a native runner in the workflow.
+    archs = {a for plat in ("linux", "macos", "windows") for a in cfg[plat]["archs"]}
+    assert archs == {"x86_64", "aarch64", "arm64", "AMD64"}
+    assert set(re.findall(r"arch: (\w+)", WHEELS_YML.read_text(encoding="utf-8"))) == archs
+    # macOS wheels are single-threaded (README, Platforms), overrides included.
+    envs = [cfg["macos"]["environment"]] + [
+        o["environment"] for o in cfg.get("overrides", []) if "macos" in o["select"]
+    ]
+    assert envs and all(e["STRIDED_OPENMP"] == "OFF" for e in envs)
+    assert {"pp*", "*-musllinux_*"} <= set(cfg["skip"].split())
