@@ -165,3 +165,91 @@ def test_subproject_builds_no_tests(tmp_path: Path) -> None:
     assert cache_bool(cache, "BUILD_TESTING")
     assert not cache_bool(cache, "STRIDED_BUILD_TESTS")
     assert ctest_names(tmp_path / "build") == []
+
+
+# ---------------------------------------------------------------- a build without OpenMP
+
+RUNTIME_CPP = ROOT / "csrc" / "src" / "runtime" / "runtime.cpp"
+
+# The runtime's thread setting compiled as STRIDED_OPENMP=OFF compiles it (no -fopenmp, no
+# STRIDED_HAVE_OPENMP), linked with stand-ins for the SIMD registry, which is not under test.
+# Cheap (one file) and the real source: a whole OFF build of the library takes minutes.
+NO_OPENMP_MAIN = r"""
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+#include "strided/error.hpp"
+#include "strided/runtime.hpp"
+#include "runtime/runtime.hpp"
+namespace strided::detail {
+std::vector<std::string> simd_compiled() { return {"scalar"}; }
+std::string simd_active() { return "scalar"; }
+}  // namespace strided::detail
+#define CHECK(c) do { if (!(c)) { std::printf("FAILED line %d: %s\n", __LINE__, #c); return 1; } } while (0)
+int main() {
+  using namespace strided;
+  CHECK(get_num_threads() == 1);                  // STRIDED_NUM_THREADS=4 in the environment
+  set_num_threads(4);                             // accepted: portable scripts run unchanged
+  CHECK(get_num_threads() == 1);                  // ... and the truth is told
+  CHECK(detail::resolve_threads(0) == 1);
+  CHECK(detail::resolve_threads(8) == 1);         // compile(desc, threads=8)
+  for (int bad : {0, -1, 1025}) {                 // misuse is still an error, as with OpenMP
+    bool thrown = false;
+    try { set_num_threads(bad); } catch (const ValidationError& e) {
+      thrown = std::string(e.what()).find("set_num_threads.n: must be between 1 and 1024") == 0;
+    }
+    CHECK(thrown);
+  }
+  auto info = build_info();
+  CHECK(info["openmp"] == "no");
+  CHECK(info["max_threads"] == "1");
+  CHECK(info["num_threads"] == "1");
+  std::printf("ok\n");
+  return 0;
+}
+"""
+
+
+@needs_source
+@needs_cxx
+def test_without_openmp_one_thread_is_reported(tmp_path: Path) -> None:
+    cxx = COMPILERS[0]
+    main = tmp_path / "main.cpp"
+    main.write_text(NO_OPENMP_MAIN, encoding="utf-8")
+    exe = tmp_path / "no_openmp"
+    r = subprocess.run(
+        [cxx, "-std=c++17", "-O0", "-Wall", "-Werror", f"-I{INCLUDE}", f"-I{ROOT / 'csrc' / 'src'}",
+         str(main), str(RUNTIME_CPP), "-o", str(exe), "-pthread"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run(
+        [str(exe)], capture_output=True, text=True, timeout=60, env={**os.environ, "STRIDED_NUM_THREADS": "4"}
+    )
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr
+
+
+# ---------------------------------------------------------------- the wheel configuration
+
+PYPROJECT = ROOT / "pyproject.toml"
+WHEELS_YML = ROOT / ".github" / "workflows" / "wheels.yml"
+
+
+@pytest.mark.skipif(not WHEELS_YML.is_file(), reason="needs the source tree (.github/workflows/wheels.yml)")
+def test_cibuildwheel_configuration() -> None:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    cfg = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["tool"]["cibuildwheel"]
+    # The test command names test files that exist (a renamed file would make it test nothing).
+    named = re.findall(r"\{project\}/(tests/[\w/]+\.py)", cfg["test-command"])
+    assert named and all((ROOT / n).is_file() for n in named), named
+    # Every architecture the configuration builds has a native runner in the workflow.
+    archs = {a for plat in ("linux", "macos", "windows") for a in cfg[plat]["archs"]}
+    assert archs == {"x86_64", "aarch64", "arm64", "AMD64"}
+    assert set(re.findall(r"arch: (\w+)", WHEELS_YML.read_text(encoding="utf-8"))) == archs
+    # macOS wheels are single-threaded (README, Platforms), overrides included.
+    envs = [cfg["macos"]["environment"]] + [
+        o["environment"] for o in cfg.get("overrides", []) if "macos" in o["select"]
+    ]
+    assert envs and all(e["STRIDED_OPENMP"] == "OFF" for e in envs)
+    assert {"pp*", "*-musllinux_*"} <= set(cfg["skip"].split())

@@ -274,9 +274,11 @@ void register_types(pyb::module_& m) {
   m.def(
       "set_num_threads", [](pyb::handle n) { set_num_threads(to_threads(n, "set_num_threads.n")); }, pyb::arg("n"),
       "set_num_threads($module, /, n)\n--\n\n"
-      "Threads used by execute for operators compiled without threads= (1 to 1024; process-wide).");
+      "Threads used by execute for operators compiled without threads= (1 to 1024; process-wide). "
+      "Checked but without effect in a build without OpenMP (build_info()['openmp'] == 'no').");
   m.def("get_num_threads", &get_num_threads,
-        "get_num_threads($module, /)\n--\n\nThreads execute uses by default (set_num_threads, else OpenMP's).");
+        "get_num_threads($module, /)\n--\n\nThreads execute uses by default (set_num_threads, else OpenMP's; "
+        "1 without OpenMP).");
   m.def(
       "build_info",
       []() {

@@ -1,7 +1,6 @@
 /* The C API from C99, the way DirectML sample code builds its operator descriptions:
  * DML_BUFFER_TENSOR_DESC -> DML_TENSOR_DESC -> DML_<OP>_OPERATOR_DESC -> DML_OPERATOR_DESC.
  * Expected values are worked out by hand in the comments (SPEC 3 and DirectML's documentation). */
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +8,16 @@
 #include <strided/directml.h>
 
 #include "check.h"
+
+/* Threads: Win32's on Windows (MSVC has no pthread.h; the mingw-w64 cross build runs this branch
+ * under wine), POSIX elsewhere. */
+#ifdef _WIN32
+#include <windows.h>
+typedef HANDLE thread_t;
+#else
+#include <pthread.h>
+typedef pthread_t thread_t;
+#endif
 
 /* Slice1, API.md's example: x = 0..15 as {1,1,4,4}; window rows 0..3 read with stride -2 (from
  * the window's end: rows 3, 1), columns 1..3 with stride 2 (columns 1, 3):
@@ -455,6 +464,24 @@ static void* tile_worker(void* arg) {
   return NULL;
 }
 
+#ifdef _WIN32
+static DWORD WINAPI win_worker(LPVOID arg) {
+  tile_worker(arg);
+  return 0;
+}
+static int start_thread(thread_t* t, int* id) {
+  *t = CreateThread(NULL, 0, win_worker, id, 0, NULL);
+  return *t != NULL;
+}
+static int join_thread(thread_t t) {
+  const int ok = WaitForSingleObject(t, INFINITE) == WAIT_OBJECT_0;
+  return CloseHandle(t) && ok;
+}
+#else
+static int start_thread(thread_t* t, int* id) { return pthread_create(t, NULL, tile_worker, id) == 0; }
+static int join_thread(thread_t t) { return pthread_join(t, NULL) == 0; }
+#endif
+
 static void test_threads(void) {
   const uint32_t in_sizes[1] = {3}, out_sizes[1] = {9}, repeats[1] = {3};
   DML_BUFFER_TENSOR_DESC ib = buffer(DML_TENSOR_DATA_TYPE_INT32, 1, in_sizes, NULL, 12);
@@ -463,7 +490,7 @@ static void test_threads(void) {
   DML_TILE_OPERATOR_DESC tile;
   DML_OPERATOR_DESC op;
   strided_compile_options opts;
-  pthread_t threads[kThreads];
+  thread_t threads[kThreads];
   int ids[kThreads], k;
   tile.InputTensor = &in;
   tile.OutputTensor = &out;
@@ -476,9 +503,9 @@ static void test_threads(void) {
   CHECK_STATUS(strided_validate(NULL, (DML_FEATURE_LEVEL)0), STRIDED_VALIDATION_ERROR);
   for (k = 0; k < kThreads; ++k) {
     ids[k] = k;
-    CHECK(pthread_create(&threads[k], NULL, tile_worker, &ids[k]) == 0);
+    CHECK(start_thread(&threads[k], &ids[k]));
   }
-  for (k = 0; k < kThreads; ++k) CHECK(pthread_join(threads[k], NULL) == 0);
+  for (k = 0; k < kThreads; ++k) CHECK(join_thread(threads[k]));
   for (k = 0; k < kThreads; ++k) CHECK(g_thread_failures[k] == 0);
   CHECK_MESSAGE("DML_OPERATOR_DESC: must not be NULL"); /* this thread's message survived */
   strided_release(g_tile);

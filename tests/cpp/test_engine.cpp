@@ -229,9 +229,26 @@ void test_big() {
   }
 }
 
+// The CPUID/XCR0 detection (MSVC's) agrees with the compiler's (__builtin_cpu_supports, used by
+// this GCC/clang build) on this machine.
+void test_cpu_detection() {
+  const auto has = [](const std::vector<std::string>& v, const char* name) {
+    return std::find(v.begin(), v.end(), name) != v.end();
+  };
+  const X86Targets t = x86_targets_from_cpuid();
+  if (has(simd_compiled(), "avx2")) {
+    CHECK_EQ(t.avx2, has(simd_supported(), "avx2"));
+    CHECK_EQ(t.avx512, has(simd_supported(), "avx512"));
+    std::printf("cpuid: avx2 %d, avx512 %d\n", int(t.avx2), int(t.avx512));
+  } else {
+    CHECK(!t.avx2 && !t.avx512);
+  }
+}
+
 }  // namespace
 
 int main() {
+  test_cpu_detection();
   test_planner();
   test_zero_dst_stride();
   for (const std::string& t : simd_supported()) {

@@ -13,8 +13,11 @@ const char* version() noexcept;
 /// variable STRIDED_NUM_THREADS (an integer 1..1024; anything else is ignored), else the OpenMP
 /// default (1 in a build without OpenMP). In a child of fork() execution is single-threaded for
 /// good, whatever is set there: OpenMP thread pools do not survive fork, and re-entering one hangs.
+/// A build without OpenMP (STRIDED_OPENMP=OFF, build_info()["openmp"] == "no") checks n the same
+/// way and then runs on one thread: the call is portable, get_num_threads() tells the truth.
 void set_num_threads(int n);
-/// The threads execute will use: the setting, or 1 in a child of fork(). Never throws.
+/// The threads execute will use: the setting; 1 in a child of fork() and in a build without
+/// OpenMP (whatever was set). Never throws.
 int get_num_threads() noexcept;
 /// Key/value facts, all values strings: version, compiler, openmp (the _OPENMP date or "no"),
 /// max_threads, num_threads, simd_compiled (comma list of the kernel targets built in, e.g.

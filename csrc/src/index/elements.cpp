@@ -7,7 +7,8 @@
 // scattering into it, so the copy costs no extra pass over memory.
 #include <atomic>
 
-#if defined(__SSE2__) && (defined(__x86_64__) || defined(_M_X64))
+#include "util/bits.hpp"
+#if defined(STRIDED_SSE2) && (defined(__x86_64__) || defined(_M_X64))
 #include <emmintrin.h>
 #endif
 #include <vector>
@@ -29,13 +30,8 @@ std::byte* scratch(std::size_t bytes) {
 /// hardware prefetchers, which follow streams within a page, do not fetch them.
 constexpr std::int64_t kAhead = 16;
 inline void prefetch_run(const std::byte* p, std::int64_t bytes) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-  for (std::int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b);
-  __builtin_prefetch(p + bytes - 1);
-#else
-  (void)p;
-  (void)bytes;
-#endif
+  for (std::int64_t b = 0; b < bytes; b += 64) prefetch(p + b);
+  prefetch(p + bytes - 1);
 }
 
 /// Prefetches the target line [p, p + (n-1)*stride] when it is dense and small: its elements
@@ -70,7 +66,7 @@ using GatherElemFn = void (*)(const ElementsGeom&, const std::byte* idx, std::by
 /// line. Other widths and CPUs store normally. The caller ends with stream_fence().
 template <class T>
 inline void stream_store(std::byte* p, T v) noexcept {
-#if defined(__SSE2__) && (defined(__x86_64__) || defined(_M_X64))
+#if defined(STRIDED_SSE2) && (defined(__x86_64__) || defined(_M_X64))
   if constexpr (sizeof(T) == 4) {
     _mm_stream_si32(reinterpret_cast<int*>(p), static_cast<int>(v));
     return;
@@ -82,7 +78,7 @@ inline void stream_store(std::byte* p, T v) noexcept {
   store<T>(p, v);
 }
 inline void stream_fence() noexcept {
-#if defined(__SSE2__) && (defined(__x86_64__) || defined(_M_X64))
+#if defined(STRIDED_SSE2) && (defined(__x86_64__) || defined(_M_X64))
   _mm_sfence();  // streaming stores are weakly ordered: publish them before the threads join
 #endif
 }

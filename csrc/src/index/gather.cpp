@@ -1,6 +1,7 @@
 // Gather (numpy take / ONNX Gather) and GatherND: every output block is read from one place of
 // the input chosen by the indices, so the work splits freely over output blocks.
 #include "index/steps.hpp"
+#include "util/bits.hpp"
 
 namespace strided::detail::index {
 namespace {
@@ -45,11 +46,7 @@ void gather_items(const TakeGeom& g, const std::byte* in, const std::byte* idx, 
       // the next input row is read in index order (random): prefetch it while this one runs
       for_runs(g.outer, row + 1, row + 2, [&](const std::array<std::int64_t, 2>& off, std::int64_t j0, std::int64_t) {
         const std::byte* nr = in + off[0] + j0 * g.outer.inner_st(0) + (a < 0 ? (N - 1) * a : 0);
-#if defined(__GNUC__) || defined(__clang__)
-        for (std::int64_t b = 0; b < N * static_cast<std::int64_t>(W); b += 64) __builtin_prefetch(nr + b);
-#else
-        (void)nr;
-#endif
+        for (std::int64_t b = 0; b < N * static_cast<std::int64_t>(W); b += 64) prefetch(nr + b);
       });
     }
     for_runs(g.index, i0, i1, [&](const std::array<std::int64_t, 2>& off, std::int64_t j0, std::int64_t j1) {
@@ -94,9 +91,7 @@ void tuple_gather_items(const TupleGatherGeom& g, const std::byte* in, const std
           s += read_index(load<I>(x + c * g.comp_st), g.bound[uc]) * g.in_st[uc];
         }
         src[t] = s;
-#if defined(__GNUC__) || defined(__clang__)
-        __builtin_prefetch(in + s);
-#endif
+        prefetch(in + s);
       }
       for (std::int64_t t = 0; t < nb; ++t)
         copy_block<W>(g.slice, Q, in + src[t], out + off[1] + (jb + t) * g.tuples.inner_st(1));

@@ -14,8 +14,9 @@
 
 #include "elem/cast.hpp"
 #include "kernels/kernels.hpp"
+#include "util/isa.hpp"
 
-#if defined(__SSE2__)
+#if defined(STRIDED_SSE2)
 #include <immintrin.h>
 #endif
 // The neon target (kernels_neon.cpp) only: the scalar target stays scalar on AArch64 too.
@@ -64,7 +65,7 @@ inline i64 imin(i64 a, i64 b) { return a < b ? a : b; }
 inline std::uintptr_t addr(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
 
 // ------------------------------------------------------------------ full-width vectors
-#if defined(__AVX512F__)
+#if defined(STRIDED_AVX512)
 #define SK_VB 64
 using vec = __m512i;
 inline vec vload(const byte* p) { return _mm512_loadu_si512(p); }
@@ -93,7 +94,7 @@ template <int W> inline vec vreverse(vec v) {
     return _mm512_permutexvar_epi64(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7), v);
   }
 }
-#elif defined(__AVX2__)
+#elif defined(STRIDED_AVX2)
 #define SK_VB 32
 using vec = __m256i;
 inline vec vload(const byte* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
@@ -138,7 +139,7 @@ template <int W> inline vec vreverse(vec v) {  // reverse within each 64-bit hal
   else if constexpr (W == 4) v = vreinterpretq_u8_u32(vrev64q_u32(vreinterpretq_u32_u8(v)));
   return vextq_u8(v, v, 8);
 }
-#elif defined(__SSE2__)
+#elif defined(STRIDED_SSE2)
 #define SK_VB 16
 using vec = __m128i;
 inline vec vload(const byte* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
@@ -166,7 +167,7 @@ template <int W> inline vec vreverse(vec v) {
 #endif
 
 inline void fence() {
-#if defined(__SSE2__)
+#if defined(STRIDED_SSE2)
   _mm_sfence();  // streaming stores are weakly ordered: publish them before the caller goes on
 #endif
 }
@@ -276,7 +277,7 @@ void k_generic(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0
 // micro<W, NT>(s, sst, d, dst): T x T elements; source row k (at s + k*sst) holds T contiguous
 // elements, destination row j (at d + j*dst) receives element j of every source row.
 // Shuffles are pure data movement (no arithmetic), so float bit patterns survive.
-#if defined(__SSE2__)
+#if defined(STRIDED_SSE2)
 template <bool NT> inline void put128(byte* p, __m128i v) {
   if (NT) _mm_stream_si128(reinterpret_cast<__m128i*>(p), v);
   else _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
@@ -332,7 +333,7 @@ template <bool NT> inline void micro_u16_8(const byte* s, i64 sst, byte* d, i64 
 }
 #endif
 
-#if defined(__AVX512F__)
+#if defined(STRIDED_AVX512)
 template <bool NT> inline void put512(byte* p, __m512i v) {
   if (NT) _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
   else _mm512_storeu_si512(p, v);
@@ -378,7 +379,7 @@ template <bool NT> inline void micro_u64_8(const byte* s, i64 sst, byte* d, i64 
     for (int L = 0; L < 4; ++L) put512<NT>(d + (2 * L + j) * dst, o[L]);
   }
 }
-#elif defined(__AVX2__)
+#elif defined(STRIDED_AVX2)
 template <bool NT> inline void put256(byte* p, __m256i v) {
   if (NT) _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
   else _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
@@ -410,7 +411,7 @@ template <bool NT> inline void micro_u64_4(const byte* s, i64 sst, byte* d, i64 
   put256<NT>(d + 2 * dst, _mm256_permute2x128_si256(t0, t2, 0x31));
   put256<NT>(d + 3 * dst, _mm256_permute2x128_si256(t1, t3, 0x31));
 }
-#elif defined(__SSE2__)
+#elif defined(STRIDED_SSE2)
 template <bool NT> inline void micro_u32_4(const byte* s, i64 sst, byte* d, i64 dst) {
   __m128i r[4];
   for (int k = 0; k < 4; ++k) r[k] = get128(s + k * sst);
@@ -437,13 +438,13 @@ template <int E> inline vec unpackhi(vec a, vec b);
 #define SK_UNPACK(E, lo, hi)                                            \
   template <> inline vec unpacklo<E>(vec a, vec b) { return lo(a, b); } \
   template <> inline vec unpackhi<E>(vec a, vec b) { return hi(a, b); }
-#if defined(__AVX512F__)
+#if defined(STRIDED_AVX512)
 SK_UNPACK(8, _mm512_unpacklo_epi8, _mm512_unpackhi_epi8)
 SK_UNPACK(16, _mm512_unpacklo_epi16, _mm512_unpackhi_epi16)
 SK_UNPACK(32, _mm512_unpacklo_epi32, _mm512_unpackhi_epi32)
 SK_UNPACK(64, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64)
 template <int l> inline __m128i lane(vec v) { return _mm512_extracti32x4_epi32(v, l); }
-#elif defined(__AVX2__)
+#elif defined(STRIDED_AVX2)
 SK_UNPACK(8, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8)
 SK_UNPACK(16, _mm256_unpacklo_epi16, _mm256_unpackhi_epi16)
 SK_UNPACK(32, _mm256_unpacklo_epi32, _mm256_unpackhi_epi32)
@@ -564,11 +565,11 @@ inline void neon_u64_2(const byte* s, i64 sst, byte* d, i64 dst) {
 
 // Micro-tile edge per width for this target (0: none, use the blocked scalar loop).
 template <int W> constexpr int tile_edge() {
-#if defined(__AVX512F__)
+#if defined(STRIDED_AVX512)
   return W == 1 ? 16 : W == 2 ? 8 : W == 4 ? 16 : 8;
-#elif defined(__AVX2__)
+#elif defined(STRIDED_AVX2)
   return W == 1 ? 16 : W == 2 ? 8 : W == 4 ? 8 : 4;
-#elif defined(__SSE2__) || defined(SK_NEON)
+#elif defined(STRIDED_SSE2) || defined(SK_NEON)
   return W == 1 ? 16 : W == 2 ? 8 : W == 4 ? 4 : 2;
 #else
   return 0;
@@ -576,13 +577,13 @@ template <int W> constexpr int tile_edge() {
 }
 
 template <int W, bool NT> inline void micro(const byte* s, i64 sst, byte* d, i64 dst) {
-#if defined(__SSE2__)
+#if defined(STRIDED_SSE2)
   if constexpr (W == 1) micro_u8_16<NT>(s, sst, d, dst);
   else if constexpr (W == 2) micro_u16_8<NT>(s, sst, d, dst);
-#if defined(__AVX512F__)
+#if defined(STRIDED_AVX512)
   else if constexpr (W == 4) micro_u32_16<NT>(s, sst, d, dst);
   else micro_u64_8<NT>(s, sst, d, dst);
-#elif defined(__AVX2__)
+#elif defined(STRIDED_AVX2)
   else if constexpr (W == 4) micro_u32_8<NT>(s, sst, d, dst);
   else micro_u64_4<NT>(s, sst, d, dst);
 #else
@@ -600,7 +601,7 @@ template <int W, bool NT> inline void micro(const byte* s, i64 sst, byte* d, i64
 }
 
 inline void prefetch_l2(const byte* p) {
-#if defined(__SSE2__)
+#if defined(STRIDED_SSE2)
   _mm_prefetch(reinterpret_cast<const char*>(p), _MM_HINT_T1);
 #elif defined(__GNUC__) || defined(__clang__)
   __builtin_prefetch(p, 0, 2);
@@ -741,7 +742,7 @@ template <class S, class D>
 void k_convert_contig(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64, i64) {
   for (i64 r = 0; r < n1; ++r, s += ss1, d += ds1) {
     i64 i = 0;
-#if defined(__F16C__)
+#if defined(STRIDED_F16C)
     if constexpr (std::is_same_v<S, float> && std::is_same_v<D, elem::Half>) {
       for (; i + 8 <= n0; i += 8)
         _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 2 * i),
@@ -816,7 +817,7 @@ KernelTable make_table(const char* name) noexcept {
   fill_table<false>(t.k[0]);
   fill_table<true>(t.k[1]);
   fill_convert(t.convert);
-#if defined(__AVX2__)
+#if defined(STRIDED_AVX2)
   t.vector_index_passes = true;
 #else
   t.vector_index_passes = false;

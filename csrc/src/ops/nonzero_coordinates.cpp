@@ -12,7 +12,8 @@
 #include <limits>
 #include <string>
 
-#if defined(__SSE2__)
+#include "util/bits.hpp"
+#if defined(STRIDED_SSE2)
 #include <emmintrin.h>
 #endif
 
@@ -76,7 +77,7 @@ constexpr U keep_bits(DataType t) {
 // and movemask; elsewhere a plain loop).
 template <class U>
 std::uint64_t word_of(const std::byte* p, U keep) {
-#if defined(__SSE2__)
+#if defined(STRIDED_SSE2)
   constexpr int kLanes = 16 / static_cast<int>(sizeof(U));
   __m128i k;
   if constexpr (sizeof(U) == 1) k = _mm_set1_epi8(static_cast<char>(keep));
@@ -121,7 +122,7 @@ std::int64_t scan_part(const Source& s, std::int64_t lo, std::int64_t hi, std::u
   std::uint64_t word = 0;
   const auto flush = [&](std::int64_t at) {
     mask[at / kWord] = word;
-    count += __builtin_popcountll(word);
+    count += popcount64(word);
     word = 0;
   };
   index::for_runs(s.walk, lo, hi, [&](const std::array<std::int64_t, 1>& off, std::int64_t j0, std::int64_t j1) {
@@ -188,7 +189,7 @@ void write_part(const Scan& sc, const std::int64_t* shape, int n, const Target& 
   std::byte* row = t.base + sc.first[static_cast<std::size_t>(p)] * t.row_st;
   for (std::int64_t w = lo / kWord; w < (hi + kWord - 1) / kWord; ++w) {
     for (std::uint64_t bits = sc.mask[static_cast<std::size_t>(w)]; bits; bits &= bits - 1) {
-      const std::int64_t q = w * kWord + __builtin_ctzll(bits);
+      const std::int64_t q = w * kWord + ctz64(bits);
       if (n > 0) {  // advance the coordinates by q - prev, carrying through the dimensions
         std::int64_t carry = q - prev;
         for (int i = n - 1; i >= 0; --i) {

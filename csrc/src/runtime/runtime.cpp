@@ -37,6 +37,15 @@ int default_threads() noexcept {
 #endif
 }
 
+// Without OpenMP nothing runs in parallel: execute uses one thread, and get_num_threads() says so
+// whatever was set (set_num_threads still checks its argument, so a script that sets threads runs
+// unchanged, and behaves the same on misuse, on every build: the macOS wheels are such a build).
+#ifdef STRIDED_HAVE_OPENMP
+constexpr bool kParallel = true;
+#else
+constexpr bool kParallel = false;
+#endif
+
 std::atomic<int>& thread_setting() {
   static std::atomic<int> n{default_threads()};
   return n;
@@ -65,13 +74,14 @@ void set_num_threads(int n) {
 }
 
 int get_num_threads() noexcept {
-  return g_forked_child.load(std::memory_order_relaxed) ? 1 : thread_setting().load(std::memory_order_relaxed);
+  if (!kParallel || g_forked_child.load(std::memory_order_relaxed)) return 1;
+  return thread_setting().load(std::memory_order_relaxed);
 }
 
 namespace detail {
 
 int resolve_threads(int requested) noexcept {
-  if (g_forked_child.load(std::memory_order_relaxed)) return 1;
+  if (!kParallel || g_forked_child.load(std::memory_order_relaxed)) return 1;
   return requested > 0 ? requested : get_num_threads();
 }
 

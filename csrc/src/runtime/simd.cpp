@@ -2,12 +2,63 @@
 // function-pointer table, picked once; highway: never build for the host CPU only, test every target).
 #include "runtime/simd.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
 #include "strided/error.hpp"
 
+#if defined(STRIDED_HAVE_X86_SIMD) && defined(_MSC_VER)
+#include <immintrin.h>  // _xgetbv
+#include <intrin.h>     // __cpuidex
+#elif defined(STRIDED_HAVE_X86_SIMD) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#endif
+
 namespace strided::detail {
+
+#if defined(STRIDED_HAVE_X86_SIMD)
+// CPUID and XCR0 read directly: what MSVC offers (it has no __builtin_cpu_supports). A target
+// needs every extension its translation unit is compiled for (CMakeLists.txt: AVX2 + FMA + BMI
+// + BMI2 + F16C; AVX-512 F/BW/VL/DQ on top) and the OS saving the registers (XCR0: YMM for AVX2;
+// opmask, ZMM_Hi256 and Hi16_ZMM for AVX-512).
+X86Targets x86_targets_from_cpuid() noexcept {
+  std::uint32_t r1[4] = {}, r7[4] = {};  // eax, ebx, ecx, edx
+  std::uint64_t xcr0 = 0;
+#if defined(_MSC_VER)
+  int r[4];
+  __cpuidex(r, 0, 0);
+  const std::uint32_t max_leaf = static_cast<std::uint32_t>(r[0]);
+  __cpuidex(r, 1, 0);
+  for (int i = 0; i < 4; ++i) r1[i] = static_cast<std::uint32_t>(r[i]);
+  if (max_leaf >= 7) {
+    __cpuidex(r, 7, 0);
+    for (int i = 0; i < 4; ++i) r7[i] = static_cast<std::uint32_t>(r[i]);
+  }
+  if (r1[2] & (1u << 27)) xcr0 = _xgetbv(0);  // OSXSAVE: XGETBV is available
+#else
+  const std::uint32_t max_leaf = __get_cpuid_max(0, nullptr);
+  __cpuid_count(1, 0, r1[0], r1[1], r1[2], r1[3]);
+  if (max_leaf >= 7) __cpuid_count(7, 0, r7[0], r7[1], r7[2], r7[3]);
+  if (r1[2] & (1u << 27)) {
+    std::uint32_t lo = 0, hi = 0;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));  // _xgetbv needs -mxsave
+    xcr0 = (std::uint64_t{hi} << 32) | lo;
+  }
+#endif
+  const auto bit = [](std::uint32_t reg, int b) { return ((reg >> b) & 1u) != 0; };
+  const bool ymm = (xcr0 & 0x6) == 0x6, zmm = (xcr0 & 0xE6) == 0xE6;
+  X86Targets t;
+  t.avx2 = ymm && bit(r1[2], 28) && bit(r1[2], 12) && bit(r1[2], 29) &&  // AVX, FMA, F16C
+           bit(r7[1], 5) && bit(r7[1], 3) && bit(r7[1], 8);               // AVX2, BMI, BMI2
+  t.avx512 = t.avx2 && zmm && bit(r7[1], 16) && bit(r7[1], 30) &&  // AVX512F, BW
+             bit(r7[1], 31) && bit(r7[1], 17);                     // VL, DQ
+  return t;
+}
+#else
+X86Targets x86_targets_from_cpuid() noexcept { return {}; }
+#endif
+
 namespace {
 
 struct Target {
@@ -17,7 +68,16 @@ struct Target {
 };
 
 bool always() noexcept { return true; }
-#if defined(STRIDED_HAVE_X86_SIMD)
+#if defined(STRIDED_HAVE_X86_SIMD) && defined(_MSC_VER)
+bool has_avx2() noexcept {
+  static const bool yes = x86_targets_from_cpuid().avx2;
+  return yes;
+}
+bool has_avx512() noexcept {
+  static const bool yes = x86_targets_from_cpuid().avx512;
+  return yes;
+}
+#elif defined(STRIDED_HAVE_X86_SIMD)
 bool has_avx2() noexcept {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2");

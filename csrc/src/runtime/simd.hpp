@@ -26,4 +26,13 @@ std::string simd_active();
 /// by this CPU.
 void set_simd(const std::string& name);
 
+/// Which x86 targets this CPU and OS run, from CPUID and XCR0 (the detection used with MSVC;
+/// GCC and clang builds use __builtin_cpu_supports, and ctest test_engine compares the two).
+/// Both false in a build without the x86 targets.
+struct X86Targets {
+  bool avx2 = false;
+  bool avx512 = false;
+};
+X86Targets x86_targets_from_cpuid() noexcept;
+
 }  // namespace strided::detail
