@@ -250,7 +250,8 @@ AnyDesc read_desc(Reader& r) {
     case 11: {
       TensorDesc out = read_tensor(r, &in);
       auto reps = read_params(r, nd, 0, 4);
-      if (reps.size() == nd && r.byte() % 2) {  // mostly a matching (packed) output
+      // mostly a matching (packed) output; `modest` and the bound keep the products from overflowing
+      if (reps.size() == nd && modest && all_within(reps, 0, 1 << 20) && r.byte() % 2) {
         std::vector<std::int64_t> sizes = in.sizes();
         for (std::size_t i = 0; i < nd; ++i) sizes[i] *= std::max<std::int64_t>(reps[i], 1);
         out = TensorDesc(in.dtype(), sizes);

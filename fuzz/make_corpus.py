@@ -236,6 +236,15 @@ def seeds():
     out["repro_harness_buffer_sum_wrap"] = list(
         bytes.fromhex("8a7e6a6a0800fe080000000000000000000000000000000000000000080302266a")
     )
+    # MaxUnpooling's lowering multiplied an output size by a valid stride near 2^62 (UBSan: signed
+    # overflow at compile time; the buffers are too large to execute).
+    out["repro_max_unpooling_merge_overflow"] = list(
+        bytes.fromhex("d400fafd04fe0000000000020122222222222222222222222222000000024d030101062eff06010010008e2300000000003b")
+    )
+    # The harness's own Tile decoding multiplied a size near 2^62 by the repeats (UBSan).
+    out["repro_harness_tile_size_overflow"] = list(
+        bytes.fromhex("c9030104cecece018a7e0000000000004507000099ff5dfdbfff00000087878700000000004500006a006a")
+    )
     return out
 
 
