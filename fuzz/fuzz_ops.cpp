@@ -269,7 +269,7 @@ AnyDesc read_desc(Reader& r) {
       const std::int64_t b = r.small(0, 4);
       const auto order = static_cast<DepthSpaceOrder>(r.byte() % 3);  // 2: not an order
       TensorDesc out = read_tensor(r, &in);
-      if (nd == 4 && b > 0 && r.byte() % 4) {
+      if (nd == 4 && b > 0 && b <= 64 && modest && r.byte() % 4) {  // (bounds: no overflow below)
         std::vector<std::int64_t> s = in.sizes();
         if (op == 13) {  // SpaceToDepth
           s[1] *= b * b;

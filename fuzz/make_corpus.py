@@ -245,6 +245,10 @@ def seeds():
     out["repro_harness_tile_size_overflow"] = list(
         bytes.fromhex("c9030104cecece018a7e0000000000004507000099ff5dfdbfff00000087878700000000004500006a006a")
     )
+    # ... and its SpaceToDepth / DepthToSpace decoding squared a block size near 2^60 (UBSan).
+    out["repro_harness_depth_space_block_overflow"] = list(
+        bytes.fromhex("ccf70104040000020201010306f8faa2fa14f930df766173206e6f7420646566696e656f769b8e6c6170023276323a652000002afd4344")
+    )
     return out
 
 
