@@ -356,8 +356,8 @@ AnyDesc read_desc(Reader& r) {
       return FillValueSequenceDesc{in, start, delta};
     }
     case 21: {  // NonzeroCoordinates: UINT32 outputs {1,..,1} and {1,..,1, M, N} most of the time
-      TensorDesc count = r.byte() % 4 ? read_shaped(r, DataType::UINT32, std::vector<std::int64_t>(nd, 1))
-                                      : read_tensor(r, nullptr);
+      TensorDesc count =
+          r.byte() % 4 ? read_shaped(r, DataType::UINT32, std::vector<std::int64_t>(nd, 1)) : read_tensor(r, nullptr);
       TensorDesc coords = read_tensor(r, nullptr);
       const std::size_t m = 2 + r.byte() % 3;
       if (r.byte() % 4) {
@@ -385,8 +385,8 @@ AnyDesc read_desc(Reader& r) {
       TensorDesc out = read_tensor(r, &in);
       const bool small = all_within(window, 1, 8) && all_within(strides, 1, 8) && all_within(dil, 1, 8) &&
                          all_within(start, 0, 8) && all_within(end, 0, 8);
-      if (D >= 1 && modest && small && window.size() == D && strides.size() == D && dil.size() == D && start.size() == D &&
-          end.size() == D && r.byte() % 4) {
+      if (D >= 1 && modest && small && window.size() == D && strides.size() == D && dil.size() == D &&
+          start.size() == D && end.size() == D && r.byte() % 4) {
         std::int64_t K = 1, L = 1;
         for (std::size_t d = 0; d < D; ++d) {
           K *= window[d];
@@ -486,8 +486,8 @@ std::int64_t index_at(DataType dt, const std::uint8_t* p) {
 }
 
 // `bufs`: the inputs' bytes (the index operators' references read their indices there).
-bool reference_sources(const AnyDesc& any, std::vector<std::vector<Src>>& per_output,
-                       std::vector<std::uint8_t>& consts, const std::vector<std::vector<std::uint8_t>>& bufs) {
+bool reference_sources(const AnyDesc& any, std::vector<std::vector<Src>>& per_output, std::vector<std::uint8_t>& consts,
+                       const std::vector<std::vector<std::uint8_t>>& bufs) {
   consts.assign(16, 0);
   const auto set_value = [&consts](const Scalar& v) {
     const std::uint64_t bits = v.value_bits();  // the low itemsize bytes (little-endian hosts)
@@ -636,7 +636,9 @@ bool reference_sources(const AnyDesc& any, std::vector<std::vector<Src>>& per_ou
     for (std::size_t i = 0; i < D; ++i) {
       K *= d->window_sizes[i];
       B[i] = (d->input.sizes()[i + 2] + d->start_padding[i] + d->end_padding[i] -
-              d->dilations[i] * (d->window_sizes[i] - 1) - 1) / d->strides[i] + 1;
+              d->dilations[i] * (d->window_sizes[i] - 1) - 1) /
+                 d->strides[i] +
+             1;
     }
     for (std::uint64_t n = 0; n < d->output.element_count(); ++n) {
       const auto c = coords_of(d->output, n);
@@ -903,8 +905,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         else if constexpr (std::is_same_v<D, OneHotDesc>) {
           ii = 0;
           return &d.indices;
-        } else if constexpr (std::is_same_v<D, ReverseSubsequencesDesc>)
-          return &d.sequence_lengths;
+        } else if constexpr (std::is_same_v<D, ReverseSubsequencesDesc>) return &d.sequence_lengths;
         else return nullptr;
       },
       *desc);

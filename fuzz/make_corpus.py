@@ -138,6 +138,7 @@ def seeds():
         + small(2, 1)
         + [0, 0, 0]
     )
+
     # Operators added later: a first byte of 200 + (op - 10) (fuzz_ops.cpp's read_desc).
     def scalar(v):  # Reader reads the 64 bits most significant byte first; then "same dtype"
         return list((v & (2**64 - 1)).to_bytes(8, "big")) + [1]
@@ -199,7 +200,9 @@ def seeds():
         [211] + free("f32", [2, 4]) + [1, 1] + free("u32", [1, 1]) + [0, 1, 1, 1] + [0, 2] + fill
     )
     # MaxUnpooling: f32 {1,1,2,2}, UINT32 indices, output {1,1,4,4}; indices 1, 3, 2, 0
-    out["max_unpooling"] = [212] + free("f32", [1, 1, 2, 2]) + [1, 2, 1] + like() + [1, 0, 0, 1, 1, 1] + [0, 0, 1, 3, 2, 0]
+    out["max_unpooling"] = (
+        [212] + free("f32", [1, 1, 2, 2]) + [1, 2, 1] + like() + [1, 0, 0, 1, 1, 1] + [0, 0, 1, 3, 2, 0]
+    )
     # Unfold: f32 {1,1,4,4}, window {3,3}, strides 1, dilations 1, start {1,0}, end {1,0}, 2 leading 1s
     out["unfold"] = (
         [213]
@@ -239,7 +242,9 @@ def seeds():
     # MaxUnpooling's lowering multiplied an output size by a valid stride near 2^62 (UBSan: signed
     # overflow at compile time; the buffers are too large to execute).
     out["repro_max_unpooling_merge_overflow"] = list(
-        bytes.fromhex("d400fafd04fe0000000000020122222222222222222222222222000000024d030101062eff06010010008e2300000000003b")
+        bytes.fromhex(
+            "d400fafd04fe0000000000020122222222222222222222222222000000024d030101062eff06010010008e2300000000003b"
+        )
     )
     # The harness's own Tile decoding multiplied a size near 2^62 by the repeats (UBSan).
     out["repro_harness_tile_size_overflow"] = list(
@@ -247,7 +252,9 @@ def seeds():
     )
     # ... and its SpaceToDepth / DepthToSpace decoding squared a block size near 2^60 (UBSan).
     out["repro_harness_depth_space_block_overflow"] = list(
-        bytes.fromhex("ccf70104040000020201010306f8faa2fa14f930df766173206e6f7420646566696e656f769b8e6c6170023276323a652000002afd4344")
+        bytes.fromhex(
+            "ccf70104040000020201010306f8faa2fa14f930df766173206e6f7420646566696e656f769b8e6c6170023276323a652000002afd4344"
+        )
     )
     return out
 
