@@ -1,5 +1,5 @@
-// libFuzzer target for the security boundary: bytes -> a description (any of the ten operators,
-// valid or not) -> validate -> compile -> execute on buffers sized from the description.
+// libFuzzer target for the security boundary: bytes -> a description (any operator, valid or
+// not) -> validate -> compile -> execute on buffers sized from the description.
 // Properties checked (a violation aborts, which libFuzzer reports as a crash):
 //  * only strided::Error escapes (ValidationError from TensorDesc/validate/compile, IndexError /
 //    BufferError from execute); compile() rejects exactly what validate() rejects;
@@ -7,7 +7,10 @@
 //    guard zones that ASan poisons (reads and writes caught) and that hold canary bytes (writes
 //    caught without ASan too);
 //  * inputs are never written; a failed execute leaves every output byte as it was;
-//  * Identity/Slice/Slice1/Split/Join outputs equal a slow reference loop (element by element);
+//  * outputs equal a slow reference loop (element by element) for Identity, Slice, Slice1, Split,
+//    Join, Tile, SpaceToDepth, DepthToSpace, FillValueConstant, Padding (all modes), SliceGrad,
+//    Unfold, DiagonalMatrix, and (from the indices executed) OneHot, ReverseSubsequences and
+//    MaxUnpooling, NonzeroCoordinates, FillValueSequence (integer types);
 //  * two outputs placed in one buffer (some byte shift apart) give BufferError exactly when
 //    their elements share a byte (SPEC 3.0 rule 3), and are correct otherwise;
 //  * indices rewritten by another thread during execute never move an access out of bounds
@@ -157,13 +160,40 @@ std::vector<std::int64_t> read_params(Reader& r, std::size_t n, int lo, int span
   return v;
 }
 
+// A tensor of the given dtype and sizes: packed half the time, else read_tensor's variations of
+// it (other strides, padded total_bytes, sometimes a perturbed size or a free tensor).
+TensorDesc read_shaped(Reader& r, DataType dt, const std::vector<std::int64_t>& sizes) {
+  TensorDesc t(dt, sizes);
+  return r.byte() % 2 ? t : read_tensor(r, &t);
+}
+
+// A DiagonalMatrix bound: small, sometimes INT32's extremes or (invalid) beyond them.
+std::int64_t read_bound(Reader& r) {
+  const std::uint8_t b = r.byte();
+  if (b == 250) return INT32_MIN;
+  if (b == 251) return INT32_MAX;
+  if (b == 252) return std::int64_t{INT32_MAX} + 1;
+  return r.small(-4, 9);
+}
+
+Scalar read_scalar(Reader& r, DataType like) {
+  std::uint64_t bits = 0;
+  for (int k = 0; k < 8; ++k) bits = bits << 8 | r.byte();
+  return Scalar{r.byte() % 8 ? like : DataType::FLOAT64, bits};  // sometimes a mismatched dtype
+}
+
+bool all_within(const std::vector<std::int64_t>& v, std::int64_t lo, std::int64_t hi) {
+  return std::all_of(v.begin(), v.end(), [&](std::int64_t x) { return lo <= x && x <= hi; });
+}
+
 AnyDesc read_desc(Reader& r) {
   // Seeds' first byte below 200 keeps fuzz/make_corpus.py's numbering (op % 10); 200 and above
   // reach the operators added after it.
   const std::uint8_t pick = r.byte();
-  const int op = pick < 200 ? pick % 10 : 10 + (pick - 200) % 5;
+  const int op = pick < 200 ? pick % 10 : 10 + (pick - 200) % 14;
   TensorDesc in = read_tensor(r, nullptr);
   const std::size_t nd = static_cast<std::size_t>(in.ndim());
+  const bool modest = all_within(in.sizes(), 0, 1 << 20);  // derived sizes cannot overflow
   switch (op) {
     case 0: return IdentityDesc{in, read_tensor(r, &in)};
     case 1: {
@@ -220,7 +250,8 @@ AnyDesc read_desc(Reader& r) {
     case 11: {
       TensorDesc out = read_tensor(r, &in);
       auto reps = read_params(r, nd, 0, 4);
-      if (reps.size() == nd && r.byte() % 2) {  // mostly a matching (packed) output
+      // mostly a matching (packed) output; `modest` and the bound keep the products from overflowing
+      if (reps.size() == nd && modest && all_within(reps, 0, 1 << 20) && r.byte() % 2) {
         std::vector<std::int64_t> sizes = in.sizes();
         for (std::size_t i = 0; i < nd; ++i) sizes[i] *= std::max<std::int64_t>(reps[i], 1);
         out = TensorDesc(in.dtype(), sizes);
@@ -238,7 +269,7 @@ AnyDesc read_desc(Reader& r) {
       const std::int64_t b = r.small(0, 4);
       const auto order = static_cast<DepthSpaceOrder>(r.byte() % 3);  // 2: not an order
       TensorDesc out = read_tensor(r, &in);
-      if (nd == 4 && b > 0 && r.byte() % 4) {
+      if (nd == 4 && b > 0 && b <= 64 && modest && r.byte() % 4) {  // (bounds: no overflow below)
         std::vector<std::int64_t> s = in.sizes();
         if (op == 13) {  // SpaceToDepth
           s[1] *= b * b;
@@ -260,6 +291,115 @@ AnyDesc read_desc(Reader& r) {
       TensorDesc out = read_tensor(r, &in);
       const std::int64_t a = r.small(1, static_cast<int>(nd) + 1), b = r.small(1, static_cast<int>(nd) + 1);
       return ScatterNDDesc{in, idx, upd, out, a, b, static_cast<ScatterReduction>(r.byte() % 6)};
+    }
+    case 15: {  // Padding: pads often wider than the dimension (sizes 1-4, pads 0-6; 0-2 past 4
+      // dimensions, where wide pads on every one make outputs of millions of elements: slow to check)
+      const auto mode = static_cast<PaddingMode>(r.byte() % 6);  // 5: not a mode
+      const int span = nd <= 4 ? 7 : 3;
+      auto start = read_params(r, nd, 0, span), end = read_params(r, nd, 0, span);
+      const Scalar value = read_scalar(r, in.dtype());
+      TensorDesc out = read_tensor(r, &in);
+      if (modest && start.size() == nd && end.size() == nd && all_within(start, 0, 64) && all_within(end, 0, 64) &&
+          r.byte() % 4) {
+        std::vector<std::int64_t> s = in.sizes();
+        for (std::size_t i = 0; i < nd; ++i) s[i] += start[i] + end[i];
+        out = read_shaped(r, in.dtype(), s);
+      }
+      return PaddingDesc{in, out, mode, value, start, end};
+    }
+    case 16: {  // OneHot: `in` is the output; indices of its sizes but 1 on the axis
+      const std::int64_t axis = r.small(0, static_cast<int>(nd));
+      TensorDesc idx = read_tensor(r, &in, true);
+      if (axis >= 0 && static_cast<std::size_t>(axis) < nd && r.byte() % 4) {
+        std::vector<std::int64_t> s = in.sizes();
+        s[static_cast<std::size_t>(axis)] = 1;
+        idx = read_shaped(r, kIndexTypes[r.byte() % 4], s);
+      }
+      std::vector<std::int64_t> vs(std::max<std::size_t>(nd, 1), 1);  // {1,..,1, 1 to 3}: off, on (and more)
+      vs.back() = r.small(1, 3);
+      TensorDesc values = r.byte() % 4 ? read_shaped(r, in.dtype(), vs) : read_tensor(r, nullptr);
+      return OneHotDesc{idx, values, in, axis};
+    }
+    case 17: {  // ReverseSubsequences: lengths of the input's sizes but 1 on the axis
+      const std::int64_t axis = r.small(0, static_cast<int>(nd));
+      TensorDesc len = read_tensor(r, &in, true);
+      if (axis >= 0 && static_cast<std::size_t>(axis) < nd && r.byte() % 4) {
+        std::vector<std::int64_t> s = in.sizes();
+        s[static_cast<std::size_t>(axis)] = 1;
+        len = read_shaped(r, kIndexTypes[r.byte() % 4], s);
+      }
+      return ReverseSubsequencesDesc{in, len, read_tensor(r, &in), axis};
+    }
+    case 18: {  // SliceGrad: `in` is the output gradient (Slice1's input); the gradient mostly fits
+      auto offsets = read_params(r, nd, 0, 3), sizes = read_params(r, nd, 1, 4), strides = read_params(r, nd, -3, 7);
+      TensorDesc grad = read_tensor(r, &in);
+      if (sizes.size() == nd && strides.size() == nd && all_within(sizes, 1, 64) && all_within(strides, -8, 8) &&
+          r.byte() % 4) {
+        std::vector<std::int64_t> g(nd);
+        for (std::size_t i = 0; i < nd; ++i) {
+          const std::int64_t a = strides[i] < 0 ? -strides[i] : std::max<std::int64_t>(strides[i], 1);
+          g[i] = (sizes[i] + a - 1) / a;
+        }
+        grad = read_shaped(r, in.dtype(), g);
+      }
+      return SliceGradDesc{grad, in, offsets, sizes, strides};
+    }
+    case 19: {  // DiagonalMatrix: `in` is the output; an input (DiagonalMatrix1's) half the time
+      const Scalar value = read_scalar(r, in.dtype());
+      const std::int64_t begin = read_bound(r), end = read_bound(r);
+      std::optional<TensorDesc> input;
+      if (r.byte() % 2) input = read_tensor(r, &in);
+      return DiagonalMatrixDesc{in, value, begin, end, input};
+    }
+    case 20: {  // FillValueSequence: `in` is the output
+      const Scalar start = read_scalar(r, in.dtype()), delta = read_scalar(r, in.dtype());
+      return FillValueSequenceDesc{in, start, delta};
+    }
+    case 21: {  // NonzeroCoordinates: UINT32 outputs {1,..,1} and {1,..,1, M, N} most of the time
+      TensorDesc count =
+          r.byte() % 4 ? read_shaped(r, DataType::UINT32, std::vector<std::int64_t>(nd, 1)) : read_tensor(r, nullptr);
+      TensorDesc coords = read_tensor(r, nullptr);
+      const std::size_t m = 2 + r.byte() % 3;
+      if (r.byte() % 4) {
+        std::vector<std::int64_t> s(m, 1);
+        s[m - 2] = static_cast<std::int64_t>(in.element_count());
+        s[m - 1] = 1 + static_cast<std::int64_t>(r.byte() % std::max<std::size_t>(nd, 1));
+        coords = read_shaped(r, DataType::UINT32, s);
+      }
+      return NonzeroCoordinatesDesc{in, count, coords};
+    }
+    case 22: {  // MaxUnpooling: indices of the input's sizes; an output of 1-2x its sizes
+      TensorDesc idx = r.byte() % 4 ? read_shaped(r, kIndexTypes[r.byte() % 4], in.sizes()) : read_tensor(r, &in, true);
+      TensorDesc out = read_tensor(r, &in);
+      if (modest && r.byte() % 2) {
+        std::vector<std::int64_t> s = in.sizes();
+        for (auto& v : s) v *= 1 + r.byte() % 2;
+        out = read_shaped(r, in.dtype(), s);
+      }
+      return MaxUnpoolingDesc{in, idx, out};
+    }
+    case 23: {  // Unfold: `in` is {N, C, S...}; D = nd - 2 values each; the output mostly fits
+      const std::size_t D = nd >= 2 ? nd - 2 : 0;
+      auto window = read_params(r, D, 1, 3), strides = read_params(r, D, 1, 3), dil = read_params(r, D, 1, 2);
+      auto start = read_params(r, D, 0, 3), end = read_params(r, D, 0, 3);
+      TensorDesc out = read_tensor(r, &in);
+      const bool small = all_within(window, 1, 8) && all_within(strides, 1, 8) && all_within(dil, 1, 8) &&
+                         all_within(start, 0, 8) && all_within(end, 0, 8);
+      if (D >= 1 && modest && small && window.size() == D && strides.size() == D && dil.size() == D &&
+          start.size() == D && end.size() == D && r.byte() % 4) {
+        std::int64_t K = 1, L = 1;
+        for (std::size_t d = 0; d < D; ++d) {
+          K *= window[d];
+          const std::int64_t span = in.sizes()[d + 2] + start[d] + end[d] - dil[d] * (window[d] - 1) - 1;
+          L = std::min<std::int64_t>(L * (span < 0 ? 0 : span / strides[d] + 1), std::int64_t{1} << 40);
+        }
+        if (L > 0) {
+          std::vector<std::int64_t> s(r.byte() % 3, 1);  // leading 1s
+          s.insert(s.end(), {in.sizes()[0], in.sizes()[1] * K, L});
+          out = read_shaped(r, in.dtype(), s);
+        }
+      }
+      return UnfoldDesc{in, out, window, strides, dil, start, end};
     }
     default: return IdentityDesc{in, in};  // not reached
   }
@@ -313,11 +453,46 @@ bool has_duplicates(std::vector<std::uint64_t> v) {
 
 // Reference for the copy operators: for each output element (row-major), the source byte offset
 // in which input. Returns false when the operator has no reference here.
+// `input` kConst: the bytes at `offset` of `consts` (zeros at 0, a description's value at 8).
 struct Src {
   std::size_t input;
   std::uint64_t offset;
 };
-bool reference_sources(const AnyDesc& any, std::vector<std::vector<Src>>& per_output) {
+constexpr std::size_t kConst = SIZE_MAX;
+// An index element as int64 (UINT64 values above INT64_MAX saturate: out of range anyway).
+std::int64_t index_at(DataType dt, const std::uint8_t* p) {
+  switch (dt) {
+    case DataType::INT32: {
+      std::int32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case DataType::UINT32: {
+      std::uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case DataType::UINT64: {
+      std::uint64_t v;
+      std::memcpy(&v, p, 8);
+      return v > static_cast<std::uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(v);
+    }
+    default: {
+      std::int64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+  }
+}
+
+// `bufs`: the inputs' bytes (the index operators' references read their indices there).
+bool reference_sources(const AnyDesc& any, std::vector<std::vector<Src>>& per_output, std::vector<std::uint8_t>& consts,
+                       const std::vector<std::vector<std::uint8_t>>& bufs) {
+  consts.assign(16, 0);
+  const auto set_value = [&consts](const Scalar& v) {
+    const std::uint64_t bits = v.value_bits();  // the low itemsize bytes (little-endian hosts)
+    std::memcpy(consts.data() + 8, &bits, 8);
+  };
   auto coords_of = [](const TensorDesc& t, std::uint64_t n) {
     std::vector<std::int64_t> c(t.sizes().size());
     for (std::size_t d = c.size(); d-- > 0;) {
@@ -400,6 +575,203 @@ bool reference_sources(const AnyDesc& any, std::vector<std::vector<Src>>& per_ou
     }
     return true;
   }
+  // SPEC 3.6: j = c - start; CONSTANT outside: the value; the other modes fold j into [0, m).
+  if (const auto* d = std::get_if<PaddingDesc>(&any)) {
+    per_output.resize(1);
+    set_value(d->padding_value);
+    const auto mod = [](std::int64_t a, std::int64_t p) { return (a % p + p) % p; };
+    for (std::uint64_t n = 0; n < d->output.element_count(); ++n) {
+      auto c = coords_of(d->output, n);
+      bool inside = true;
+      for (std::size_t i = 0; i < c.size(); ++i) {
+        const std::int64_t j = c[i] - d->start_padding[i], m = d->input.sizes()[i];
+        inside = inside && 0 <= j && j < m;
+        if (m == 0) {  // an empty input: only CONSTANT has values to write (else a validation gap)
+          c[i] = 0;
+          continue;
+        }
+        switch (d->padding_mode) {
+          case PaddingMode::EDGE: c[i] = std::clamp<std::int64_t>(j, 0, m - 1); break;
+          case PaddingMode::REFLECTION: {
+            const std::int64_t p = 2 * (m - 1), k = m == 1 ? 0 : mod(j, p);
+            c[i] = k < m ? k : p - k;
+            break;
+          }
+          case PaddingMode::SYMMETRIC: {
+            const std::int64_t k = mod(j, 2 * m);
+            c[i] = k < m ? k : 2 * m - 1 - k;
+            break;
+          }
+          default: c[i] = mod(j, m);  // WRAP; CONSTANT uses it only inside
+        }
+      }
+      if (d->padding_mode == PaddingMode::CONSTANT && !inside) per_output[0].push_back({kConst, 8});
+      else per_output[0].push_back({0, at(d->input, c)});
+    }
+    return true;
+  }
+  // SPEC 3.11: zeros, then out[start + strides * c] = grad[c].
+  if (const auto* d = std::get_if<SliceGradDesc>(&any)) {
+    const TensorDesc &g = d->input_gradient, &o = d->output_gradient;
+    per_output.assign(1, std::vector<Src>(o.element_count(), Src{kConst, 0}));
+    for (std::uint64_t n = 0; n < g.element_count(); ++n) {
+      const auto c = coords_of(g, n);
+      std::uint64_t lin = 0;  // the output element's row-major index
+      for (std::size_t i = 0; i < c.size(); ++i) {
+        const std::int64_t st = d->input_window_strides[i];
+        const std::int64_t p = d->input_window_offsets[i] + (st < 0 ? d->input_window_sizes[i] - 1 : 0) + st * c[i];
+        lin = lin * static_cast<std::uint64_t>(o.sizes()[i]) + static_cast<std::uint64_t>(p);
+      }
+      if (lin >= per_output[0].size()) fail("SliceGrad window outside the output (validation gap)");
+      per_output[0][lin] = {0, at(g, c)};
+    }
+    return true;
+  }
+  // SPEC 3.14.3: out[.., n, c*K + w, l] = in[n, c, b*stride - start + w*dilation], 0 in the padding.
+  if (const auto* d = std::get_if<UnfoldDesc>(&any)) {
+    per_output.resize(1);
+    const std::size_t D = d->window_sizes.size();
+    std::int64_t K = 1;
+    std::vector<std::int64_t> B(D);
+    for (std::size_t i = 0; i < D; ++i) {
+      K *= d->window_sizes[i];
+      B[i] = (d->input.sizes()[i + 2] + d->start_padding[i] + d->end_padding[i] -
+              d->dilations[i] * (d->window_sizes[i] - 1) - 1) /
+                 d->strides[i] +
+             1;
+    }
+    for (std::uint64_t n = 0; n < d->output.element_count(); ++n) {
+      const auto c = coords_of(d->output, n);
+      const std::size_t r = c.size();
+      std::int64_t w = c[r - 2] % K, l = c[r - 1];
+      std::vector<std::int64_t> src(D + 2);
+      src[0] = c[r - 3];
+      src[1] = c[r - 2] / K;
+      bool inside = true;
+      for (std::size_t i = D; i-- > 0;) {  // row-major: the last dimension varies fastest
+        const std::int64_t wi = w % d->window_sizes[i], bi = l % B[i];
+        w /= d->window_sizes[i];
+        l /= B[i];
+        const std::int64_t p = bi * d->strides[i] - d->start_padding[i] + wi * d->dilations[i];
+        inside = inside && 0 <= p && p < d->input.sizes()[i + 2];
+        src[i + 2] = p;
+      }
+      per_output[0].push_back(inside ? Src{0, at(d->input, src)} : Src{kConst, 0});
+    }
+    return true;
+  }
+  // SPEC 3.12: t = column - row; fill = (end >= begin) ^ (t >= begin) ^ (t < end).
+  if (const auto* d = std::get_if<DiagonalMatrixDesc>(&any)) {
+    per_output.resize(1);
+    set_value(d->value);
+    const std::int64_t b = d->diagonal_fill_begin, e = d->diagonal_fill_end;
+    for (std::uint64_t n = 0; n < d->output.element_count(); ++n) {
+      const auto c = coords_of(d->output, n);
+      const std::int64_t t = c[c.size() - 1] - c[c.size() - 2];
+      if ((e >= b) ^ (t >= b) ^ (t < e)) per_output[0].push_back({kConst, 8});
+      else if (d->input) per_output[0].push_back({0, at(*d->input, c)});
+      else per_output[0].push_back({kConst, 0});
+    }
+    return true;
+  }
+  if (const auto* d = std::get_if<FillValueConstantDesc>(&any)) {
+    set_value(d->value);
+    per_output.assign(1, std::vector<Src>(d->output.element_count(), Src{kConst, 8}));
+    return true;
+  }
+  // SPEC 3.9: out[c] = c[axis] == i ? on : off, i = idx[c with c[axis] = 0] (+ size when negative).
+  const auto index = [&bufs, &at](std::size_t input, const TensorDesc& t, const std::vector<std::int64_t>& c) {
+    const std::uint64_t o = at(t, c);
+    if (o + t.itemsize() > bufs[input].size()) fail("reference read out of the indices (validation gap)");
+    return index_at(t.dtype(), bufs[input].data() + o);
+  };
+  if (const auto* d = std::get_if<OneHotDesc>(&any)) {
+    per_output.resize(1);
+    const auto axis = static_cast<std::size_t>(d->axis);
+    const std::uint64_t off = at(d->values, coords_of(d->values, 0)), on = at(d->values, coords_of(d->values, 1));
+    for (std::uint64_t n = 0; n < d->output.element_count(); ++n) {
+      auto c = coords_of(d->output, n);
+      const std::int64_t k = c[axis];
+      c[axis] = 0;
+      std::int64_t i = index(0, d->indices, c);
+      if (i < 0) i += d->output.sizes()[axis];
+      per_output[0].push_back({1, k == i ? on : off});
+    }
+    return true;
+  }
+  // SPEC 3.10: L = min(length, m); out[c] = c[axis] < L ? in[c with c[axis] = L - 1 - c[axis]] : in[c].
+  if (const auto* d = std::get_if<ReverseSubsequencesDesc>(&any)) {
+    per_output.resize(1);
+    const auto axis = static_cast<std::size_t>(d->axis);
+    for (std::uint64_t n = 0; n < d->output.element_count(); ++n) {
+      auto c = coords_of(d->output, n);
+      const std::int64_t k = c[axis];
+      c[axis] = 0;
+      const std::int64_t len = index(1, d->sequence_lengths, c);
+      if (len < 0) fail("ReverseSubsequences executed a negative length");
+      const std::int64_t L = std::min(len, d->input.sizes()[axis]);
+      c[axis] = k < L ? L - 1 - k : k;
+      per_output[0].push_back({0, at(d->input, c)});
+    }
+    return true;
+  }
+  // SPEC 3.14.2: zeros, then out[row-major position idx[c] (+ M when negative)] = in[c], the last wins.
+  if (const auto* d = std::get_if<MaxUnpoolingDesc>(&any)) {
+    const std::uint64_t M = d->output.element_count();
+    per_output.assign(1, std::vector<Src>(M, Src{kConst, 0}));
+    for (std::uint64_t n = 0; n < d->input.element_count(); ++n) {
+      const auto c = coords_of(d->input, n);
+      std::int64_t p = index(1, d->indices, c);
+      if (p < 0) p += static_cast<std::int64_t>(M);
+      if (p < 0 || static_cast<std::uint64_t>(p) >= M) fail("MaxUnpooling executed an index out of range");
+      per_output[0][static_cast<std::uint64_t>(p)] = {0, at(d->input, c)};
+    }
+    return true;
+  }
+  // SPEC 3.13, integer types: (start + k * delta) mod 2^bits, k the row-major index.
+  if (const auto* d = std::get_if<FillValueSequenceDesc>(&any)) {
+    if (is_float_dtype(d->output.dtype())) return false;
+    per_output.resize(1);
+    const std::uint64_t a = d->value_start.value_bits(), b = d->value_delta.value_bits();
+    for (std::uint64_t n = 0; n < d->output.element_count(); ++n) {
+      const std::uint64_t v = a + n * b;  // the low bytes are the value modulo 2^bits
+      per_output[0].push_back({kConst, consts.size()});
+      consts.insert(consts.end(), reinterpret_cast<const std::uint8_t*>(&v),
+                    reinterpret_cast<const std::uint8_t*>(&v) + 8);
+    }
+    return true;
+  }
+  // SPEC 3.14.1: K = the non-zero count (+-0.0 are zero); row j < K the last N coordinates of the
+  // j-th non-zero element (row-major), rows j >= K zeros.
+  if (const auto* d = std::get_if<NonzeroCoordinatesDesc>(&any)) {
+    const TensorDesc& in = d->input;
+    const std::size_t w = in.itemsize();
+    const std::uint64_t M = in.element_count();
+    const auto N = static_cast<std::size_t>(d->output_coordinates.sizes().back());
+    std::vector<std::uint32_t> rows(M * N, 0);
+    std::uint32_t K = 0;
+    for (std::uint64_t n = 0; n < M; ++n) {
+      const auto c = coords_of(in, n);
+      std::uint8_t e[8] = {};
+      const std::uint64_t o = at(in, c);
+      if (o + w > bufs[0].size()) fail("reference read out of the input (validation gap)");
+      std::memcpy(e, bufs[0].data() + o, w);
+      if (is_float_dtype(in.dtype())) e[w - 1] &= 0x7F;  // the sign bit: -0.0 is zero
+      if (std::all_of(e, e + w, [](std::uint8_t x) { return x == 0; })) continue;
+      for (std::size_t k = 0; k < N; ++k) rows[K * N + k] = static_cast<std::uint32_t>(c[c.size() - N + k]);
+      ++K;
+    }
+    per_output.resize(2);
+    const auto put = [&consts](std::uint32_t v) {
+      const std::uint64_t o = consts.size();
+      consts.insert(consts.end(), reinterpret_cast<const std::uint8_t*>(&v),
+                    reinterpret_cast<const std::uint8_t*>(&v) + 4);
+      return Src{kConst, o};
+    };
+    per_output[0].push_back(put(K));
+    for (const std::uint32_t v : rows) per_output[1].push_back(put(v));
+    return true;
+  }
   if (const auto* d = std::get_if<SplitDesc>(&any)) {
     const auto axis = static_cast<std::size_t>(d->axis);
     std::int64_t base = 0;
@@ -436,6 +808,10 @@ std::vector<const TensorDesc*> outputs_of(const AnyDesc& any) {
           std::vector<const TensorDesc*> v;
           for (const auto& t : d.outputs) v.push_back(&t);
           return v;
+        } else if constexpr (std::is_same_v<D, NonzeroCoordinatesDesc>) {
+          return {&d.output_count, &d.output_coordinates};
+        } else if constexpr (std::is_same_v<D, SliceGradDesc>) {
+          return {&d.output_gradient};
         } else {
           return {&d.output};
         }
@@ -503,6 +879,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   };
   for (auto b : op->input_bytes()) add(b);
   for (auto b : op->output_bytes()) add(b);
+  if (verbose) std::fprintf(stderr, "  buffers: %llu bytes\n", static_cast<unsigned long long>(total));
   if (total > kMaxBufferBytes) return 0;
 
   const std::uint8_t mode = r.byte();
@@ -516,22 +893,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (std::size_t k = 0; k < op->input_bytes()[i]; ++k) p[k] = static_cast<std::uint8_t>(k * 131 + i * 7 + 1);
     in_bufs.push_back({p, op->input_bytes()[i]});
   }
-  // The indices buffer is input 1 of every index operator.
+  // The index operators' indices (lengths for ReverseSubsequences): input 1, OneHot's input 0.
+  std::size_t ii = 1;
   const TensorDesc* idx = std::visit(
-      [](const auto& d) -> const TensorDesc* {
+      [&ii](const auto& d) -> const TensorDesc* {
         using D = std::decay_t<decltype(d)>;
         if constexpr (std::is_same_v<D, GatherDesc> || std::is_same_v<D, GatherElementsDesc> ||
                       std::is_same_v<D, GatherNDDesc> || std::is_same_v<D, ScatterDesc> ||
-                      std::is_same_v<D, ScatterNDDesc>)
+                      std::is_same_v<D, ScatterNDDesc> || std::is_same_v<D, MaxUnpoolingDesc>)
           return &d.indices;
+        else if constexpr (std::is_same_v<D, OneHotDesc>) {
+          ii = 0;
+          return &d.indices;
+        } else if constexpr (std::is_same_v<D, ReverseSubsequencesDesc>) return &d.sequence_lengths;
         else return nullptr;
       },
       *desc);
   if (idx != nullptr) {
-    if (small_indices) fill_small_indices(ins[1]->data(), op->input_bytes()[1], idx->dtype(), r);
+    if (small_indices) fill_small_indices(ins[ii]->data(), op->input_bytes()[ii], idx->dtype(), r);
     else
-      for (std::size_t k = 0; k < op->input_bytes()[1]; ++k) ins[1]->data()[k] = r.byte();
+      for (std::size_t k = 0; k < op->input_bytes()[ii]; ++k) ins[ii]->data()[k] = r.byte();
   }
+  // NonzeroCoordinates: often an input with many zero bytes (so zero elements occur).
+  if (std::holds_alternative<NonzeroCoordinatesDesc>(*desc) && mode % 4 == 2)
+    for (std::size_t k = 0; k < op->input_bytes()[0]; ++k) ins[0]->data()[k] = r.byte() % 3 ? 0 : r.byte();
   std::vector<std::vector<std::uint8_t>> in_copy;
   for (std::size_t i = 0; i < ins.size(); ++i)
     in_copy.emplace_back(ins[i]->data(), ins[i]->data() + op->input_bytes()[i]);
@@ -569,7 +954,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   // Sometimes another thread rewrites the indices with random bytes during execute (rule 2).
-  const bool race = mode % 16 == 9 && idx != nullptr && op->input_bytes()[1] > 0;
+  const bool race = mode % 16 == 9 && idx != nullptr && op->input_bytes()[ii] > 0;
   // Sometimes a misuse: one buffer too short, or a wrong count; execute must refuse it.
   bool expect_buffer_error = false;
   if (mode % 16 == 1 && !in_bufs.empty() && in_bufs[0].bytes > 0) {
@@ -591,8 +976,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::atomic<bool> stop{false};
   std::thread flipper;
   if (race) {
-    std::uint8_t* ib = ins[1]->data();
-    const std::uint64_t n = op->input_bytes()[1];
+    std::uint8_t* ib = ins[ii]->data();
+    const std::uint64_t n = op->input_bytes()[ii];
     const std::uint64_t seed = r.raw64() | 1;
     flipper = std::thread([ib, n, seed, &stop] {
       std::uint64_t x = seed;
@@ -624,7 +1009,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (auto& g : outs)
     if (!g->guards_intact()) fail("write before/after an output buffer");
   for (std::size_t i = 0; i < ins.size(); ++i)
-    if (!(race && i == 1) && std::memcmp(in_copy[i].data(), ins[i]->data(), in_copy[i].size()) != 0)
+    if (!(race && i == ii) && std::memcmp(in_copy[i].data(), ins[i]->data(), in_copy[i].size()) != 0)
       fail("an input was modified");
   if (!ok) {
     for (auto& g : outs)
@@ -633,7 +1018,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   std::vector<std::vector<Src>> ref;
-  if (!race && reference_sources(*desc, ref)) {
+  std::vector<std::uint8_t> consts;
+  if (!race && reference_sources(*desc, ref, consts, in_copy)) {
     const auto outs_d = outputs_of(*desc);
     for (std::size_t o = 0; o < ref.size(); ++o) {
       const auto offs = element_offsets(*outs_d[o]);
@@ -641,8 +1027,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const std::size_t w = outs_d[o]->itemsize();
       for (std::size_t n = 0; n < offs.size(); ++n) {
         const Src s = ref[o][n];
-        if (s.offset + w > in_copy[s.input].size()) fail("reference read out of the input (validation gap)");
-        if (std::memcmp(out_ptr[o] + offs[n], in_copy[s.input].data() + s.offset, w) != 0)
+        const auto& src = s.input == kConst ? consts : in_copy[s.input];
+        if (s.offset + w > src.size()) fail("reference read out of the input (validation gap)");
+        if (std::memcmp(out_ptr[o] + offs[n], src.data() + s.offset, w) != 0)
           fail("output differs from the reference loop");
       }
     }

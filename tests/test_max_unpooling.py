@@ -234,3 +234,13 @@ def test_level_messages_and_rules() -> None:
     out = np.full(4, 7, np.float32)
     sd.compile(strided_out).execute([np.array([5, 6], np.float32), np.array([1, 2], np.uint32)], [out])
     assert out.tolist() == [0, 6, 5, 0]  # row-major positions 1 (0, 1) and 2 (1, 0), column-major memory
+
+
+def test_output_stride_near_2_62_compiles() -> None:
+    # Regression (fuzz): merging the output's dimensions multiplied a size by a valid stride near
+    # 2^62 (signed overflow: UBSan reports it at compile time; builds without it wrapped).
+    s = 3461016863464560640
+    out = sd.TensorDesc("uint8", [2, 3], [1, s])
+    d = sd.MaxUnpoolingDesc(sd.TensorDesc("uint8", [2, 3]), sd.TensorDesc("uint32", [2, 3]), out)
+    d.validate()
+    assert sd.compile(d).output_bytes == [out.total_bytes] and out.total_bytes > 2 * s

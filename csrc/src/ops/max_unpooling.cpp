@@ -45,7 +45,9 @@ void lower(Lowering& l, const MaxUnpoolingDesc& d) {
     g.M *= out.sizes[u];
     if (out.sizes[u] == 1) continue;
     const auto last = static_cast<std::size_t>(g.n - 1);
-    if (g.n > 0 && g.out_st[last] == out.sizes[u] * out.strides[u]) {
+    // out_st == size * stride, tested by division: a valid stride near 2^62 overflows the product.
+    if (g.n > 0 && out.sizes[u] > 0 && g.out_st[last] % out.sizes[u] == 0 &&
+        g.out_st[last] / out.sizes[u] == out.strides[u]) {
       g.out_size[last] *= out.sizes[u];
       g.out_st[last] = out.strides[u];
     } else {
