@@ -125,7 +125,8 @@ void execute_py(const CompiledOperator& op, pyb::handle inputs_obj, pyb::handle 
 
 pyb::array as_array(pyb::handle h, const std::string& field, bool writable) {
   if (pyb::isinstance<pyb::array>(h)) return pyb::reinterpret_borrow<pyb::array>(h);
-  static const auto np = pyb::module_::import("numpy");
+  // Never destroyed: a static py::object's destructor would run after the interpreter is gone.
+  static const pyb::module_& np = *new pyb::module_(pyb::module_::import("numpy"));
   if (pyb::hasattr(h, "__dlpack__")) {
     try {
       return np.attr("from_dlpack")(h);
