@@ -31,7 +31,10 @@ if [ "$WHICH" = mingw ] || [ "$WHICH" = all ]; then
   build mingw mingw-w64-x86_64 -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/lib/wine/wine64
   # The runtime DLLs (libstdc++, libgomp, winpthread) come from the cross compiler's folders.
   gccdir="$(dirname "$(x86_64-w64-mingw32-g++-posix -print-libgcc-file-name)")"
-  export WINEDEBUG=-all WINEPREFIX="${WINEPREFIX:-$PWD/build/cross-mingw/wineprefix}"
+  # The wine prefix lives outside the source tree: its dosdevices/z: links to /, and a tree walk
+  # (scikit-build-core's sdist, check_sdist.sh after this in CI) would follow it into everything.
+  if [ -z "${WINEPREFIX:-}" ]; then WINEPREFIX="$(mktemp -d)"; trap 'rm -rf "$WINEPREFIX"' EXIT; fi
+  export WINEDEBUG=-all WINEPREFIX
   export WINEPATH="$gccdir;/usr/x86_64-w64-mingw32/lib"
   /usr/lib/wine/wine64 cmd /c exit >/dev/null 2>&1 || true  # create the prefix once, before the tests run in parallel
   ctest --test-dir build/cross-mingw --output-on-failure -j"$JOBS"
