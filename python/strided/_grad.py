@@ -5,12 +5,13 @@ library's functional path (strided/array.hpp). Each checks its arguments (errors
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Any, Optional
 
 import numpy as np
 
 from . import _core
-from ._functional import _array, _ints, _out
+from ._functional import _array, _ints
+from ._generate import _result
 from ._index import _indices
 
 _ONE_HOT = _core._op_codes["OneHotDesc"]
@@ -19,15 +20,6 @@ _SLICE_GRAD = _core._op_codes["SliceGradDesc"]
 _ValidationError = _core.ValidationError
 
 __all__ = ["one_hot", "reverse_subsequences", "slice_grad"]
-
-
-def _result(shape: Tuple[int, ...], dtype: np.dtype, out: Any, name: str) -> np.ndarray:
-    if out is not None:
-        return _out(out, shape, dtype)
-    try:
-        return _core._empty(shape, dtype)  # the result pool when large
-    except OverflowError:
-        raise _ValidationError(f"{name}: the result's shape {shape} does not fit in 64 bits") from None
 
 
 def one_hot(
