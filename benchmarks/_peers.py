@@ -1,0 +1,77 @@
+"""Rows of the peer comparison (benchmarks/compare.py): each group is one job done by strided and
+by its peers (numpy, torch, ONNX Runtime, oneDNN through C++), with the goals it is held to.
+
+A suite module (benchmarks/peers_<area>.py) declares groups on import:
+
+    g = group("gather_elements last axis f32 2048x4096", nbytes, peers("torch", 1.2))
+    @g.impl("strided")
+    def _():                      # make(): prepares inputs once, returns the function to time
+        ...
+        return lambda: sd.gather_elements(x, idx, axis=1, out=o)
+
+``nbytes`` is (bytes read + bytes written) / 2 of one call: a memcpy of ``nbytes`` moves as much,
+so "/ memcpy" is the fraction of the bandwidth bound (compare.py adds that memcpy row per group).
+Goals: ``peers(names, k)``: the fastest of those peers' medians / strided's >= k;
+``memcpy(k)``: memcpy's median / strided's >= k; ``one_thread(k)``: strided on one thread /
+strided at the run's thread count >= k (compare.py adds the "strided @1" row). Peers that are not
+installed simply have no row; a goal whose peers are all missing prints "n/a".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Tuple
+
+Make = Callable[[], Callable[[], object]]
+
+
+@dataclass(frozen=True)
+class Goal:
+    kind: str  # "peers" | "memcpy" | "one_thread"
+    k: float
+    names: Tuple[str, ...] = ()
+
+    def text(self) -> str:
+        if self.kind == "peers":
+            return f">= {self.k:g}x {'/'.join(self.names)}"
+        if self.kind == "memcpy":
+            return f">= {self.k:g} of memcpy"
+        return f">= {self.k:g}x one thread"
+
+
+def peers(names: str, k: float) -> Goal:
+    """The fastest of ``names`` ("numpy/torch" or "torch") over strided >= k."""
+    return Goal("peers", k, tuple(names.split("/")))
+
+
+def memcpy(k: float) -> Goal:
+    return Goal("memcpy", k)
+
+
+def one_thread(k: float) -> Goal:
+    return Goal("one_thread", k)
+
+
+@dataclass
+class Group:
+    name: str
+    nbytes: int
+    goals: Tuple[Goal, ...]
+    impls: Dict[str, Make] = field(default_factory=dict)
+
+    def impl(self, name: str) -> Callable[[Make], Make]:
+        def deco(make: Make) -> Make:
+            self.impls[name] = make
+            return make
+
+        return deco
+
+
+GROUPS: List[Group] = []
+BUSY = 0  # compare.py --busy K sets it before loading the suites (goals may depend on it)
+
+
+def group(name: str, nbytes: int, *goals: Goal) -> Group:
+    g = Group(name, nbytes, tuple(goals))
+    GROUPS.append(g)
+    return g
