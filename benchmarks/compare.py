@@ -32,10 +32,9 @@ except ImportError:  # pragma: no cover
     sys.exit("compare.py needs google-benchmark: pip install google-benchmark (the 'bench' extra)")
 
 import _peers
-import _runner
-
 import strided as sd
 from strided import _core
+import _runner
 
 try:
     import torch

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import numpy as np
-from _peers import BUSY, group, one_thread, peers
 
 import strided as sd
+from _peers import BUSY, group, one_thread, peers
 
 try:
     import torch
