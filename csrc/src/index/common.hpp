@@ -8,6 +8,7 @@
 #endif
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -188,8 +189,9 @@ inline void for_runs(const Walk<K>& w, std::int64_t lo, std::int64_t hi, F&& f) 
 }
 
 /// Runs body(lo, hi) over [0, total) split into `threads` contiguous parts whose bounds are
-/// multiples of `align` (except the end). Each part is owned by one thread, so results never
-/// depend on the thread count as long as parts are independent.
+/// multiples of `align` (except the end). Parts are claimed first come, first served (a thread
+/// descheduled by a busy machine leaves its part to the others); results never depend on the
+/// thread count as long as parts are independent.
 template <class F>
 inline void parallel_ranges(std::int64_t total, int threads, std::int64_t align, F&& body) {
   if (total <= 0) return;
@@ -201,12 +203,15 @@ inline void parallel_ranges(std::int64_t total, int threads, std::int64_t align,
     return;
   }
 #ifdef STRIDED_HAVE_OPENMP
+  const std::int64_t nt = threads;
+  std::atomic<std::int64_t> next{0};
+  TeamWatch watch(threads);
 #pragma omp parallel num_threads(threads)
   {
-    const std::int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const std::int64_t lo = std::min(total, units * t / nt * align);
-    const std::int64_t hi = std::min(total, units * (t + 1) / nt * align);
-    body(lo, hi);
+    for (std::int64_t t = next.fetch_add(1, std::memory_order_relaxed); t < nt;
+         t = next.fetch_add(1, std::memory_order_relaxed))
+      body(std::min(total, units * t / nt * align), std::min(total, units * (t + 1) / nt * align));
+    if (omp_get_thread_num() == 0) watch.caller_done();
   }
 #else
   body(std::int64_t{0}, total);
@@ -228,8 +233,13 @@ inline void parallel_parts(std::int64_t total, int parts, int threads, std::int6
   };
 #ifdef STRIDED_HAVE_OPENMP
   if (threads > 1 && np > 1) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (std::int64_t p = 0; p < np; ++p) part(p);
+    TeamWatch watch(threads);
+#pragma omp parallel num_threads(threads)
+    {
+#pragma omp for schedule(dynamic, 1) nowait
+      for (std::int64_t p = 0; p < np; ++p) part(p);
+      if (omp_get_thread_num() == 0) watch.caller_done();
+    }
     return;
   }
 #else

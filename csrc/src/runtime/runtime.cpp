@@ -2,6 +2,7 @@
 #include "runtime/simd.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -85,11 +86,65 @@ int resolve_threads(int requested) noexcept {
   return requested > 0 ? requested : get_num_threads();
 }
 
+namespace {
+constexpr int kUncapped = 1024;
+constexpr std::int64_t kLateNs = 100'000;                 // a wake-up is ~10-50 us; a lost time slice is ms
+constexpr std::int64_t kMinBackoffNs = 20'000'000, kMaxBackoffNs = 1'000'000'000;
+std::atomic<int> g_cap{kUncapped};
+std::atomic<std::int64_t> g_probe_at{0}, g_backoff{kMinBackoffNs};
+
+std::int64_t now_ns() noexcept {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// The team for a region that would use `want` threads: the cap, or one more than the cap when a
+// probe is due (the first caller past the probe time takes it).
+int capped(int want) noexcept {
+  const int cap = g_cap.load(std::memory_order_relaxed);
+  if (want <= cap) return want;
+  std::int64_t at = g_probe_at.load(std::memory_order_relaxed);
+  const std::int64_t now = now_ns();
+  if (now >= at && g_probe_at.compare_exchange_strong(at, now + g_backoff.load(std::memory_order_relaxed)))
+    return cap + 1;
+  return cap;
+}
+}  // namespace
+
 int threads_for_bytes(std::uint64_t bytes, int max_threads) noexcept {
   constexpr std::uint64_t kGrain = 64 * 1024;  // below this a thread costs more than it saves
   if (max_threads <= 1 || bytes < 2 * kGrain) return 1;
   const std::uint64_t by_grain = bytes / kGrain;
-  return static_cast<int>(by_grain < static_cast<std::uint64_t>(max_threads) ? by_grain : max_threads);
+  return capped(static_cast<int>(by_grain < static_cast<std::uint64_t>(max_threads) ? by_grain : max_threads));
+}
+
+TeamWatch::TeamWatch(int threads) noexcept : threads_(threads), start_ns_(threads > 1 ? now_ns() : 0) {}
+
+void TeamWatch::caller_done() noexcept {
+  if (threads_ > 1) done_ns_ = now_ns();
+}
+
+TeamWatch::~TeamWatch() {
+  if (threads_ <= 1 || done_ns_ == 0) return;
+  const std::int64_t end = now_ns(), work = done_ns_ - start_ns_, wait = end - done_ns_;
+  if (wait > kLateNs && wait > work) {  // team-mates were not running: fewer threads for a while
+    const int cap = threads_ - 1 < g_cap.load(std::memory_order_relaxed) ? threads_ - 1 : g_cap.load();
+    g_cap.store(cap < 1 ? 1 : cap, std::memory_order_relaxed);
+    const std::int64_t b = g_backoff.load(std::memory_order_relaxed);
+    g_backoff.store(b * 2 < kMaxBackoffNs ? b * 2 : kMaxBackoffNs, std::memory_order_relaxed);
+    g_probe_at.store(end + b, std::memory_order_relaxed);
+  } else if (threads_ > g_cap.load(std::memory_order_relaxed)) {  // a probe went well
+    g_cap.store(threads_, std::memory_order_relaxed);
+    g_backoff.store(kMinBackoffNs, std::memory_order_relaxed);
+  }
+}
+
+int team_cap() noexcept { return g_cap.load(std::memory_order_relaxed); }
+
+void reset_team_cap() noexcept {
+  g_cap.store(kUncapped, std::memory_order_relaxed);
+  g_backoff.store(kMinBackoffNs, std::memory_order_relaxed);
+  g_probe_at.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace detail

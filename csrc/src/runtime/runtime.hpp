@@ -14,7 +14,29 @@ namespace strided::detail {
 int resolve_threads(int requested) noexcept;
 
 /// Threads worth using for `bytes` of traffic given `max_threads` (grain-size rule: about
-/// 64 KiB of work per thread at least).
+/// 64 KiB of work per thread at least), capped while the machine is busy (TeamWatch).
 int threads_for_bytes(std::uint64_t bytes, int max_threads) noexcept;
+
+/// Watches one parallel region of `threads` threads on a possibly busy machine. When the caller
+/// (OpenMP's thread 0) had to wait at the region's end for team-mates far longer than it worked,
+/// they were not running (other processes held the cores): threads_for_bytes then gives fewer
+/// threads, and probes for more after a back-off that doubles while the machine stays busy
+/// (20 ms to 1 s). Only speed depends on it: results never depend on the team size.
+class TeamWatch {
+ public:
+  explicit TeamWatch(int threads) noexcept;
+  void caller_done() noexcept;  // thread 0, when it finds no more work
+  ~TeamWatch();
+  TeamWatch(const TeamWatch&) = delete;
+  TeamWatch& operator=(const TeamWatch&) = delete;
+
+ private:
+  int threads_;
+  std::int64_t start_ns_, done_ns_ = 0;
+};
+
+/// Tests and diagnostics: the current cap (1024 when not capped); reset lifts it.
+int team_cap() noexcept;
+void reset_team_cap() noexcept;
 
 }  // namespace strided::detail
