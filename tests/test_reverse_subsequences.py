@@ -79,6 +79,19 @@ def test_large_any_thread_count(axis, threads) -> None:
     assert same_bits(sd.reverse_subsequences(xt, lt, (axis + 1) % 3), ref_reverse(xt, lt, (axis + 1) % 3))
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.int64])
+@pytest.mark.parametrize("shape", [(70, 1000), (3000, 37), (70000, 3)])
+def test_a_length_per_sequence_along_rows(dtype, shape, threads) -> None:
+    # The axis varies slower than the sequences and every sequence has its own length: the
+    # banded path (a packed copy of a band of sequences), and in place beyond 65536 rows.
+    rng = np.random.default_rng(13)
+    x = random_array(rng, shape, dtype)
+    lens = rng.integers(0, shape[0] + 3, size=(1, shape[1])).astype(np.int64)
+    assert same_bits(sd.reverse_subsequences(x, lens, 0), ref_reverse(x, lens, 0))
+    xs, ls = x[:, ::-2], lens[:, ::-2]  # sequences a negative stride apart
+    assert same_bits(sd.reverse_subsequences(xs, ls, 0), ref_reverse(xs, ls, 0))
+
+
 def test_extreme_lengths() -> None:
     x = np.arange(12, dtype=np.int16).reshape(3, 4)
     for ltype in LENGTH_TYPES:
