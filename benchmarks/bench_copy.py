@@ -314,6 +314,27 @@ for _src, _dst in ((np.float32, np.float16), (np.float16, np.float32), (np.int32
             return lambda: to.copy_(ta)
 
 
+# The float16 casts' bound: the same cache lines moved without a float conversion: every other
+# uint16 of the float32 source (a plain move: 128 MiB read, 64 MiB written), and the integer
+# casts of the same widths (uint32 -> uint16 saturating, uint16 -> uint32).
+@case("cast float32->float16 (32M)", "bound: strided copy of every other uint16", CAST_N * 3)
+def _():
+    a, o = _cast_arrays(np.float32, np.float16)
+    return lambda: sd.copy(a.view(np.uint16)[::2], out=o.view(np.uint16))
+
+
+@case("cast float32->float16 (32M)", "bound: strided cast uint32->uint16", CAST_N * 3)
+def _():
+    a, o = _cast_arrays(np.float32, np.float16)
+    return lambda: sd.cast(a.view(np.uint32), np.uint16, out=o.view(np.uint16))
+
+
+@case("cast float16->float32 (32M)", "bound: strided cast uint16->uint32", CAST_N * 3)
+def _():
+    a, o = _cast_arrays(np.float16, np.float32)
+    return lambda: sd.cast(a.view(np.uint16), np.uint32, out=o.view(np.uint32))
+
+
 # ------------------------------------------------------------------ tile (a broadcast view copied)
 # x: 2048x4096 float32 (32 MiB) tiled by (2, 2) into 4096x8192 (128 MiB written). Into out=:
 # strided against the same broadcast copy spelled in numpy and torch (out viewed as
