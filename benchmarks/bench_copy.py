@@ -624,6 +624,17 @@ def _():
     return run
 
 
+@case(OH_G, "numpy out[...] = 0; put_along_axis axis 0")
+def _():
+    idx, o = np.clip(_oh_idx(), 0, OH_D - 1)[None, :], f32("o", (OH_D, OH_N), False)
+
+    def run():
+        o[...] = 0
+        np.put_along_axis(o, idx, 1.0, axis=0)
+
+    return run
+
+
 @case(f"fresh {OH_G}", "strided sd.one_hot")
 def _():
     idx = _oh_idx()
