@@ -314,6 +314,31 @@ for _src, _dst in ((np.float32, np.float16), (np.float16, np.float32), (np.int32
             return lambda: to.copy_(ta)
 
 
+# Fresh results, as the issue's goal names them: sd.cast(x, dtype) against torch's x.to(dtype)
+# and numpy's x.astype(dtype), each allocating its result.
+for _src, _dst in ((np.float32, np.float16), (np.float16, np.float32)):
+    _g = f"fresh cast {np.dtype(_src).name}->{np.dtype(_dst).name} (32M)"
+    _b = CAST_N * (np.dtype(_src).itemsize + np.dtype(_dst).itemsize) // 2
+
+    @case(_g, "strided sd.cast", _b)
+    def _(src=_src, dst=_dst):
+        a, _o = _cast_arrays(src, dst)
+        return lambda: sd.cast(a, dst)
+
+    @case(_g, "numpy astype", _b)
+    def _(src=_src, dst=_dst):
+        a, _o = _cast_arrays(src, dst)
+        return lambda: a.astype(dst)
+
+    if torch is not None:
+
+        @case(_g, "torch .to()", _b)
+        def _(src=_src, dst=_dst):
+            a, _o = _cast_arrays(src, dst)
+            ta, tdst = torch.from_numpy(a), getattr(torch, np.dtype(dst).name)
+            return lambda: ta.to(tdst)
+
+
 # The float16 casts' bound: the same cache lines moved without a float conversion: every other
 # uint16 of the float32 source (a plain move: 128 MiB read, 64 MiB written), and the integer
 # casts of the same widths (uint32 -> uint16 saturating, uint16 -> uint32).
