@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import strided as sd
+from strided import _core
 from conftest import run_threads
 
 try:
@@ -171,3 +172,43 @@ def test_limit_knob_turns_pool_off_and_on():
     finally:
         _core._set_result_pool_limit(old)
     assert get_handler_name(sd.join([a, a], axis=0)) == POOLED
+
+
+def _fresh(rows: int) -> np.ndarray:
+    a = np.ones((rows, 1024), np.float32)  # rows * 4 KiB
+    return sd.join([a, a], axis=0)  # rows * 8 KiB, pooled from 4 MiB
+
+
+def test_a_block_serves_results_up_to_a_quarter_smaller():
+    old = _core._result_pool_limit()
+    try:
+        _core._set_result_pool_limit(0)  # empty the pool, then a fresh one
+        _core._set_result_pool_limit(1 << 30)
+        r = _fresh(2048)  # 16 MiB
+        where = r.ctypes.data
+        del r
+        s = _fresh(1792)  # 14 MiB: the same block
+        assert s.ctypes.data == where and (s == 1).all()
+        del s
+        t = _fresh(1024)  # 8 MiB: half the block would be wasted, a new one
+        assert t.ctypes.data != where and (t == 1).all()
+    finally:
+        _core._set_result_pool_limit(old)
+
+
+def test_over_the_limit_the_longest_idle_block_makes_room():
+    old = _core._result_pool_limit()
+    try:
+        _core._set_result_pool_limit(0)
+        _core._set_result_pool_limit(40 << 20)  # room for two 16 MiB blocks
+        a, b, c = _fresh(2048), _fresh(2048), _fresh(2048)
+        pa, pc = a.ctypes.data, c.ctypes.data
+        del a  # idle: a
+        del b  # idle: a, b
+        del c  # over the limit: a, idle longest, is dropped; c is kept
+        x, y = _fresh(2048), _fresh(2048)
+        assert pc in (x.ctypes.data, y.ctypes.data)
+        assert (x == 1).all() and (y == 1).all()
+        del pa
+    finally:
+        _core._set_result_pool_limit(old)

@@ -104,17 +104,24 @@ void* pool_malloc(void*, std::size_t size) {
   const std::size_t cap = round_cap(size);
   std::vector<void*> drop;
   void* p = nullptr;
+  std::size_t got = cap;  // the block's capacity
   {
     std::lock_guard<std::mutex> lock(P.mu);
     expire(P, Clock::now(), drop);
+    // The smallest idle block that holds the result and wastes at most a quarter of it: the
+    // sizes of a program's results vary a little (a pad, a crop) far more often than not.
+    std::size_t best = P.idle.size();
     for (std::size_t i = 0; i < P.idle.size(); ++i)
-      if (P.idle[i].cap == cap) {
-        p = P.idle[i].p;
-        P.idle_bytes -= cap;
-        P.idle[i] = P.idle.back();
-        P.idle.pop_back();
-        break;
-      }
+      if (P.idle[i].cap >= cap && P.idle[i].cap - cap <= cap / 4 &&
+          (best == P.idle.size() || P.idle[i].cap < P.idle[best].cap))
+        best = i;
+    if (best < P.idle.size()) {
+      p = P.idle[best].p;
+      got = P.idle[best].cap;
+      P.idle_bytes -= got;
+      P.idle[best] = P.idle.back();
+      P.idle.pop_back();
+    }
   }
   for (void* d : drop) block_free(d);
   if (!p) {
@@ -125,7 +132,7 @@ void* pool_malloc(void*, std::size_t size) {
 #endif
   }
   std::lock_guard<std::mutex> lock(P.mu);
-  P.live.emplace(p, cap);
+  P.live.emplace(p, got);
   return p;
 }
 
@@ -153,6 +160,17 @@ void pool_free(void*, void* ptr, std::size_t) {
       P.live.erase(it);
       const auto now = Clock::now();
       expire(P, now, drop);
+      // Over the limit: the blocks idle longest make room (a program's working sizes change;
+      // the newest block is the likeliest to be asked for again).
+      while (P.idle_bytes + cap > P.limit.load() && !P.idle.empty()) {
+        std::size_t oldest = 0;
+        for (std::size_t i = 1; i < P.idle.size(); ++i)
+          if (P.idle[i].since < P.idle[oldest].since) oldest = i;
+        drop.push_back(P.idle[oldest].p);
+        P.idle_bytes -= P.idle[oldest].cap;
+        P.idle[oldest] = P.idle.back();
+        P.idle.pop_back();
+      }
       if (P.idle_bytes + cap <= P.limit.load()) {
         P.idle.push_back({ptr, cap, now});
         P.idle_bytes += cap;
