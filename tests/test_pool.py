@@ -202,13 +202,12 @@ def test_over_the_limit_the_longest_idle_block_makes_room():
         _core._set_result_pool_limit(0)
         _core._set_result_pool_limit(40 << 20)  # room for two 16 MiB blocks
         a, b, c = _fresh(2048), _fresh(2048), _fresh(2048)
-        pa, pc = a.ctypes.data, c.ctypes.data
+        pc = c.ctypes.data
         del a  # idle: a
         del b  # idle: a, b
         del c  # over the limit: a, idle longest, is dropped; c is kept
         x, y = _fresh(2048), _fresh(2048)
         assert pc in (x.ctypes.data, y.ctypes.data)
         assert (x == 1).all() and (y == 1).all()
-        del pa
     finally:
         _core._set_result_pool_limit(old)
