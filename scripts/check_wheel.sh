@@ -186,7 +186,7 @@ mkdir -p "$WORK/consumer"
 
 if [[ -n "$TORCH" ]]; then
   step "torch ($TORCH) beside strided: tests/test_openmp_torch.py"
-  "$VPY" -m pip install -q "$TORCH" >>"$WORK/install.log" 2>&1 || { tail -n 20 "$WORK/install.log"; fail "torch install"; }
+  "$VPY" -m pip install -q --no-compile "$TORCH" >>"$WORK/install.log" 2>&1 || { tail -n 20 "$WORK/install.log"; fail "torch install"; }
   (cd "$WORK/run" && "$VPY" -m pytest -q -p no:cacheprovider -rA "$ROOT/tests/test_openmp_torch.py" | tee "$WORK/torch.log") \
     || fail "strided and torch in one process"
   grep -q "2 passed" "$WORK/torch.log" || fail "tests/test_openmp_torch.py did not run (skipped?)"
