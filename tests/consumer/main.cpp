@@ -1,7 +1,10 @@
 // Uses strided through find_package: validates and runs SPEC.md's Slice1 and Scatter examples,
-// and checks that a bad description throws ValidationError. Exit code 0 = all good.
+// runs a copy large enough for two threads (the static library's OpenMP, found again by the
+// package config, at work), and checks that a bad description throws ValidationError.
+// Exit code 0 = all good.
 #include <strided/strided.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -42,6 +45,21 @@ int main() {
   compile(scatter).execute({ConstBuffer{sin.data(), 20}, ConstBuffer{sidx.data(), 16}, ConstBuffer{supd.data(), 16}},
                            {Buffer{sout.data(), 20}});
   EXPECT((sout == std::vector<float>{8, 6, 2, 7, 4}));
+
+  // 16 MiB through Slice1 (every element, stride 1) on two threads, whatever set_num_threads says.
+  {
+    const std::int64_t n = 2048;
+    TensorDesc big(DataType::FLOAT32, {1, 1, n, n});
+    std::vector<float> bin(static_cast<std::size_t>(n * n)), bout(bin.size(), -1.f);
+    for (std::size_t i = 0; i < bin.size(); ++i) bin[i] = static_cast<float>(i);
+    CompileOptions two;
+    two.threads = 2;
+    compile(Slice1Desc{big, big, {0, 0, 0, 0}, {1, 1, n, n}, {1, 1, 1, 1}}, two)
+        .execute({ConstBuffer{bin.data(), bin.size() * sizeof(float)}},
+                 {Buffer{bout.data(), bout.size() * sizeof(float)}});
+    EXPECT(bout == bin);
+    std::printf("openmp %s, max_threads %s\n", build_info()["openmp"].c_str(), build_info()["max_threads"].c_str());
+  }
 
   // A bad description: a zero Slice1 stride.
   bool threw = false;
