@@ -1,0 +1,130 @@
+"""The index operators' multi-threaded paths of issue 14 (goal 2), against loop references:
+scatter_nd's bucketing pass (tuples checked and filed per target region in one read, applied per
+region in tuple order), for every element width, reduction, duplicates, negative indices,
+strided operands, and out-of-range indices (typed error, output untouched); bit-identical
+results for 1-4 threads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import strided as sd
+from conftest import ALL_DTYPES, random_array, same_bits
+
+REDUCTIONS = ["none", "add", "mul", "min", "max"]
+THREADS = (1, 2, 3, 4)
+
+
+@pytest.fixture
+def threads():
+    old = sd.get_num_threads()
+    yield
+    sd.set_num_threads(old)
+
+
+def _step(acc: np.ndarray, u: np.ndarray, reduction: str) -> np.ndarray:
+    """One reduction step in the element type (arrays of one dtype; numpy's rules, which the
+    library documents: integers wrap, float16 rounds each step, float min/max keep NaN)."""
+    with np.errstate(all="ignore"):
+        if reduction == "none":
+            return u.copy()
+        if reduction == "add":
+            return acc + u
+        if reduction == "mul":
+            return acc * u
+        if acc.dtype.kind == "f":
+            keep = np.isnan(acc) | ((acc <= u) if reduction == "min" else (acc >= u))
+        else:
+            keep = (acc <= u) if reduction == "min" else (acc >= u)
+        return np.where(keep, acc, u)
+
+
+def ref_scatter_nd(x, idx, upd, reduction):
+    """Serial loop over the tuples in row-major order."""
+    out = x.copy()
+    L = idx.shape[-1]
+    flat_i = idx.reshape(-1, L)
+    flat_u = upd.reshape((flat_i.shape[0],) + x.shape[L:])
+    for t in range(flat_i.shape[0]):
+        key = tuple(int(v) + (x.shape[k] if int(v) < 0 else 0) for k, v in enumerate(flat_i[t]))
+        out[key] = _step(np.asarray(out[key]), np.asarray(flat_u[t]), reduction)
+    return out
+
+
+def same_or_nan(a: np.ndarray, b: np.ndarray) -> bool:
+    """Bit-exact except that a NaN matches any NaN (numpy's vector add may pick the other
+    operand's NaN payload; thread counts are still compared bit for bit)."""
+    if a.dtype.kind != "f":
+        return same_bits(a, b)
+    na, nb = np.isnan(a), np.isnan(b)
+    return bool((na == nb).all()) and same_bits(np.where(na, 0, a).astype(a.dtype), np.where(nb, 0, b).astype(b.dtype))
+
+
+def _all_threads(fn):
+    res = []
+    for t in THREADS:
+        sd.set_num_threads(t)
+        res.append(fn())
+    for r in res[1:]:
+        assert same_bits(res[0], r)
+    return res[0]
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_scatter_nd_elements_buckets(dtype, reduction, threads):
+    rng = np.random.default_rng(1)
+    x = random_array(rng, (60, 50), dtype)
+    if np.dtype(dtype).kind == "f":
+        x = np.nan_to_num(x, nan=1.0, posinf=2.0, neginf=-2.0).astype(dtype)
+    idx = np.stack([rng.integers(-60, 60, 12000), rng.integers(-50, 50, 12000)], -1)  # many duplicates
+    upd = random_array(rng, (12000,), dtype)
+    got = _all_threads(lambda: sd.scatter_nd(x, idx, upd, reduction=reduction))
+    assert same_or_nan(got, ref_scatter_nd(x, idx, upd, reduction))
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("itype", [np.int32, np.int64, np.uint32, np.uint64])
+def test_scatter_nd_rows_buckets(dtype, itype, threads):
+    rng = np.random.default_rng(2)
+    x = random_array(rng, (300, 64), dtype)
+    idx = rng.integers(0, 300, (4000, 1)).astype(itype)
+    upd = random_array(rng, (4000, 64), dtype)
+    got = _all_threads(lambda: sd.scatter_nd(x, idx, upd))
+    assert same_bits(got, ref_scatter_nd(x, idx, upd, "none"))
+
+
+@pytest.mark.parametrize("reduction", ["none", "add"])
+def test_scatter_nd_strided_operands(reduction, threads):
+    rng = np.random.default_rng(3)
+    base = rng.standard_normal((80, 40, 6)).astype(np.float32)
+    x = base[:, ::2, ::-2]  # non-contiguous target, slices of 3 with a negative stride
+    idx = np.asfortranarray(np.stack([rng.integers(-80, 80, 5000), rng.integers(0, 20, 5000)], -1))
+    upd = rng.standard_normal((5000, 6)).astype(np.float32)[:, ::2]
+    got = _all_threads(lambda: sd.scatter_nd(x, idx, upd, reduction=reduction))
+    assert same_bits(got, ref_scatter_nd(x, idx, upd, reduction))
+    # in place into a strided view of a bigger array
+    for t in THREADS:
+        sd.set_num_threads(t)
+        b2 = base.copy()
+        sd.scatter_nd(b2[:, ::2, ::-2], idx, upd, reduction=reduction, out=b2[:, ::2, ::-2])
+        assert same_bits(b2[:, ::2, ::-2], got)
+        assert same_bits(b2[:, 1::2], base[:, 1::2])
+
+
+@pytest.mark.parametrize("bad_at", [0, 7777, 11999])
+def test_scatter_nd_bad_index_writes_nothing(bad_at, threads):
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((60, 50)).astype(np.float32)
+    idx = np.stack([rng.integers(0, 60, 12000), rng.integers(0, 50, 12000)], -1)
+    idx[bad_at, 1] = 50
+    if bad_at < 11999:
+        idx[-1, 0] = -61  # a later bad one: the first is named
+    upd = rng.standard_normal(12000).astype(np.float32)
+    for t in THREADS:
+        sd.set_num_threads(t)
+        out = np.full((60, 50), 7.0, np.float32)
+        with pytest.raises(IndexError, match=rf"scatter_nd.indices\[{bad_at}, 1\]: index 50 is out of range"):
+            sd.scatter_nd(x, idx, upd, out=out)
+        assert (out == 7.0).all()
