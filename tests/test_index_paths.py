@@ -128,3 +128,68 @@ def test_scatter_nd_bad_index_writes_nothing(bad_at, threads):
         with pytest.raises(IndexError, match=rf"scatter_nd.indices\[{bad_at}, 1\]: index 50 is out of range"):
             sd.scatter_nd(x, idx, upd, out=out)
         assert (out == 7.0).all()
+
+
+# ---------------------------------------------------------------- join of many arrays
+def test_join_many_small_arrays_fast_read():
+    rng = np.random.default_rng(5)
+    base = rng.standard_normal((12000, 3)).astype(np.float32)
+    xs = [base[i, ::-1][:2] if i % 3 == 0 else base[i] for i in range(10000)]  # strided and plain
+    xs[17] = list(base[17])  # not an array: the general reader
+    xs[18] = base[18].astype(np.dtype(np.float32, metadata={"m": 1}))  # another dtype object, same dtype
+    got = sd.join(xs, axis=0)
+    assert same_bits(got, np.concatenate([np.asarray(x, np.float32) for x in xs]))
+    out = np.zeros(got.shape, np.float32)
+    assert sd.join(xs, out=out) is out and same_bits(out, got)
+    assert same_bits(sd.join(tuple(xs)), got)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
+def test_join_many_axis1_and_empty(dtype):
+    rng = np.random.default_rng(6)
+    xs = [random_array(rng, (3, int(rng.integers(0, 4))), dtype) for _ in range(3000)]
+    assert same_bits(sd.join(xs, axis=1), np.concatenate(xs, axis=1))
+    assert same_bits(sd.join(xs, axis=-1), np.concatenate(xs, axis=1))
+
+
+def test_join_many_errors_name_the_array():
+    xs = [np.ones(4, np.float32) for _ in range(500)]
+    bad = list(xs)
+    bad[321] = np.ones(4, np.float64)
+    with pytest.raises(sd.ValidationError, match=r"arrays\[321\]: dtype float64 differs"):
+        sd.join(bad)
+    bad = list(xs)
+    bad[99] = np.ones((4, 1), np.float32)
+    with pytest.raises(sd.ValidationError, match=r"arrays\[99\]: shape"):
+        sd.join(bad)
+    bad = list(xs)
+    bad[250] = np.ones(4, ">f4")
+    with pytest.raises(sd.ValidationError, match=r"arrays\[250\]\.dtype: non-native byte order"):
+        sd.join(bad)
+    bad = list(xs)
+    bad[7] = np.ones((), np.float32)
+    with pytest.raises(sd.ValidationError, match=r"arrays\[7\]: zero-dimensional"):
+        sd.join(bad)
+    out = np.full(2000, 5.0, np.float32)
+    with pytest.raises(sd.ValidationError):
+        sd.join(xs[:499], out=out)
+    assert (out == 5.0).all()
+
+
+def test_join_nested_in_array_conversion():
+    """An input whose conversion calls join again (on the same thread) gets a scratch of its own."""
+
+    class Inner:
+        def __array__(self, dtype=None, copy=None):
+            return sd.join([np.full(2, 3.0, np.float32)] * 50)
+
+    xs = [np.zeros(2, np.float32)] * 20 + [Inner()] + [np.ones(2, np.float32)] * 20
+    want = np.concatenate([np.zeros(40, np.float32), np.full(100, 3.0, np.float32), np.ones(40, np.float32)])
+    assert same_bits(sd.join(xs), want)
+
+
+def test_join_threads_identical(threads):
+    rng = np.random.default_rng(8)
+    xs = [rng.standard_normal(int(rng.integers(1, 300))).astype(np.float32) for _ in range(2000)]
+    got = _all_threads(lambda: sd.join(xs))
+    assert same_bits(got, np.concatenate(xs))
