@@ -193,3 +193,61 @@ def test_join_threads_identical(threads):
     xs = [rng.standard_normal(int(rng.integers(1, 300))).astype(np.float32) for _ in range(2000)]
     got = _all_threads(lambda: sd.join(xs))
     assert same_bits(got, np.concatenate(xs))
+
+
+# ---------------------------------------------------------------- gather_elements, new result
+# A new result (no out=) lets the last-axis gather check each index at its one read (the result
+# is dropped on failure); with out= every index is checked before the first write.
+@pytest.fixture(params=["plain", "streamed"])
+def stream_mode(request):
+    core = sd._core
+    old = core._stream_threshold()
+    core._set_stream_threshold(0 if request.param == "streamed" else old)
+    core._plan_cache_clear()
+    yield request.param
+    core._set_stream_threshold(old)
+    core._plan_cache_clear()
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("itype", [np.int32, np.int64, np.uint32, np.uint64])
+def test_gather_elements_new_result_last_axis(dtype, itype, stream_mode, threads):
+    rng = np.random.default_rng(9)
+    x = random_array(rng, (300, 257), dtype)
+    lo = -257 if np.dtype(itype).kind == "i" else 0
+    idx = rng.integers(lo, 257, (300, 500)).astype(itype)
+    want = np.take_along_axis(x, idx.astype(np.int64) % 257, axis=1)
+    got = _all_threads(lambda: sd.gather_elements(x, idx, axis=1))
+    assert same_bits(got, want)
+    out = np.empty_like(want)
+    assert same_bits(sd.gather_elements(x, idx, axis=1, out=out), want)
+    # 3-d, last axis; and a strided x / indices (the checking-first kernels)
+    x3 = random_array(rng, (4, 30, 65), dtype)
+    i3 = rng.integers(0, 65, (4, 30, 70)).astype(itype)
+    assert same_bits(sd.gather_elements(x3, i3, axis=2), np.take_along_axis(x3, i3.astype(np.int64), axis=2))
+    assert same_bits(
+        sd.gather_elements(x3[:, ::2, ::-1], i3[:, ::2, ::3], axis=2),
+        np.take_along_axis(x3[:, ::2, ::-1], i3[:, ::2, ::3].astype(np.int64), axis=2),
+    )
+
+
+@pytest.mark.parametrize("where", [(0, 0), (123, 45), (299, 499)])
+def test_gather_elements_new_result_bad_index(where, stream_mode, threads):
+    rng = np.random.default_rng(10)
+    x = rng.standard_normal((300, 257)).astype(np.float32)
+    idx = rng.integers(-257, 257, (300, 500))
+    idx[where] = 257
+    idx[299, 499] = -258 if where != (299, 499) else 257  # a later bad one: the first is named
+    for t in THREADS:
+        sd.set_num_threads(t)
+        msg = rf"gather_elements.indices\[{where[0]}, {where[1]}\]: index 257 is out of range for axis 1 of size 257"
+        with pytest.raises(IndexError, match=msg):
+            sd.gather_elements(x, idx, axis=1)
+        out = np.full((300, 500), 3.0, np.float32)
+        with pytest.raises(IndexError, match=msg):
+            sd.gather_elements(x, idx, axis=1, out=out)
+        assert (out == 3.0).all()
+        idx2 = idx.copy()
+        idx2[where] = 0
+        idx2[299, 499] = 0
+        assert same_bits(sd.gather_elements(x, idx2, axis=1), np.take_along_axis(x, idx2, axis=1))
