@@ -203,7 +203,12 @@ for label, n in (("256 KiB", 1 << 16), ("1 MiB", 1 << 18), ("4 MiB", 1 << 20), (
         return _get(f"pts{n}", lambda: np.stack([_rng.integers(0, R, n), _rng.integers(0, C, n)], -1))
 
     @g.impl("strided")
-    def _(n=n, pts=pts):
+    def _(pts=pts):  # a new result, as numpy's and torch's: each tuple checked at its one read
+        x, p = _x(), pts()
+        return lambda: sd.gather_nd(x, p)
+
+    @g.impl("strided out=")
+    def _(n=n, pts=pts):  # the caller's array: every tuple checked before the first write
         x, p, o = _x(), pts(), np.empty(n, np.float32)
         return lambda: sd.gather_nd(x, p, out=o)
 

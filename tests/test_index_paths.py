@@ -251,3 +251,56 @@ def test_gather_elements_new_result_bad_index(where, stream_mode, threads):
         idx2[where] = 0
         idx2[299, 499] = 0
         assert same_bits(sd.gather_elements(x, idx2, axis=1), np.take_along_axis(x, idx2, axis=1))
+
+
+# ---------------------------------------------------------------- gather_nd, new result
+def ref_gather_nd(x, idx, batch_dims=0):
+    """Loop reference: out[b, t] = x[b, idx[b, t, :]] (numpy indexing per tuple)."""
+    L = idx.shape[-1]
+    bshape = idx.shape[:batch_dims]
+    tshape = idx.shape[batch_dims:-1]
+    out = np.empty(bshape + tshape + x.shape[batch_dims + L :], x.dtype)
+    for b in np.ndindex(*bshape):
+        for t in np.ndindex(*tshape):
+            key = tuple(int(v) for v in idx[b + t])
+            out[b + t] = x[b + key]
+    return out
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("itype", [np.int32, np.int64, np.uint32, np.uint64])
+def test_gather_nd_new_result(dtype, itype, threads):
+    rng = np.random.default_rng(11)
+    x = random_array(rng, (40, 30, 5), dtype)
+    signed = np.dtype(itype).kind == "i"
+    pts = np.stack([rng.integers(-40 if signed else 0, 40, 6000), rng.integers(-30 if signed else 0, 30, 6000)], -1)
+    pts = pts.astype(itype)
+    got = _all_threads(lambda: sd.gather_nd(x, pts))
+    assert same_bits(got, ref_gather_nd(x, pts.astype(np.int64)))
+    assert same_bits(sd.gather_nd(x, pts, out=np.empty_like(got)), got)
+    one = rng.integers(0, 40, (700, 1)).astype(itype)  # row slices
+    assert same_bits(_all_threads(lambda: sd.gather_nd(x, one)), x[one[:, 0].astype(np.int64)])
+    bt = rng.integers(0, 30, (40, 9, 1)).astype(itype)  # batch_dims=1
+    assert same_bits(sd.gather_nd(x, bt, batch_dims=1), ref_gather_nd(x, bt.astype(np.int64), 1))
+    strided_pts = np.asfortranarray(pts)[::2]
+    assert same_bits(sd.gather_nd(x[:, ::-1], strided_pts), ref_gather_nd(x[:, ::-1], strided_pts.astype(np.int64)))
+
+
+@pytest.mark.parametrize("where", [(0, 0), (2500, 1), (5999, 1)])
+def test_gather_nd_new_result_bad_index(where, threads):
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal((40, 30)).astype(np.float32)
+    pts = np.stack([rng.integers(-40, 40, 6000), rng.integers(-30, 30, 6000)], -1)
+    bound = 40 if where[1] == 0 else 30
+    pts[where] = -bound - 1
+    if where != (5999, 1):
+        pts[5999, 1] = 30  # a later bad one: the first is named
+    msg = rf"gather_nd.indices\[{where[0]}, {where[1]}\]: index {-bound - 1} is out of range for axis {where[1]} of size {bound}"
+    for t in THREADS:
+        sd.set_num_threads(t)
+        with pytest.raises(IndexError, match=msg):
+            sd.gather_nd(x, pts)
+        out = np.full(6000, 4.0, np.float32)
+        with pytest.raises(IndexError, match=msg):
+            sd.gather_nd(x, pts, out=out)
+        assert (out == 4.0).all()

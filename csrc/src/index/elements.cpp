@@ -409,8 +409,6 @@ class ScatterElementsStep final : public Step {
 
 // ---------------------------------------------------------------- fresh results
 thread_local bool t_fresh = false;
-/// The step whose check() left the indices to its run() (a fresh output), or null.
-thread_local const void* t_checked_at_read = nullptr;
 
 /// Whether a large result of naturally aligned 4/8-byte elements is streamed (see stream_store).
 bool stream_result(const ElementsGeom& g, const std::byte* out) {
@@ -428,19 +426,17 @@ class AxisGatherStep final : public Step {
                  Narrow<GatherElemFn> nw)
       : g_(g), fn_(fn), checked_(checked), check_(std::move(check)), nw_(std::move(nw)) {}
   void check(const ExecContext& c) const override {
-    if (t_checked_at_read == this) t_checked_at_read = nullptr;
     // A fresh output: each index is checked at its one read in run(), a failure found after the
     // writes (the output is dropped). Otherwise every index is checked before the first write.
+    // check() and run() of a call run on its thread, inside the same scope.
     if (checked_ && t_fresh) {
-      if (take_narrowed(this)) t_narrow.owner = nullptr;
-      t_checked_at_read = this;
+      if (t_narrow.owner == this) t_narrow.owner = nullptr;
       return;
     }
     check_maybe_narrow(this, nw_, check_, c);
   }
   void run(const ExecContext& c) const override {
-    if (t_checked_at_read == this) {
-      t_checked_at_read = nullptr;
+    if (checked_ && t_fresh) {
       run_checked(c);
       return;
     }
