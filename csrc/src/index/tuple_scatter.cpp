@@ -9,6 +9,7 @@
 
 #include "index/steps.hpp"
 #include "strided/error.hpp"
+#include "util/bits.hpp"
 
 namespace strided::detail::index {
 namespace {
@@ -102,15 +103,27 @@ void apply_entries(const TupleScatterGeom& g, const std::vector<Entry>& es, cons
   const std::int64_t Q = g.slice.count();
   const std::int64_t su = g.slice.inner_st(0), so = g.slice.inner_st(1);
   constexpr auto E = static_cast<std::int64_t>(sizeof(T));
+  // Targets are random: prefetched kAhead entries ahead, so many misses are in flight.
+  constexpr std::size_t kAhead = 16;
+  const std::size_t n = es.size();
   if (Q == 1) {
-    for (const Entry& e : es) store<T>(out + e.dst, Op::apply(load<T>(out + e.dst), load<T>(upd + e.upd)));
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k + kAhead < n) prefetch(out + es[k + kAhead].dst);
+      const Entry& e = es[k];
+      store<T>(out + e.dst, Op::apply(load<T>(out + e.dst), load<T>(upd + e.upd)));
+    }
     return;
   }
   if (g.slice.n == 1 && su == E && so == E) {  // dense slices
-    for (const Entry& e : es) {
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k + kAhead < n) {
+        const std::byte* a = out + es[k + kAhead].dst;
+        for (std::int64_t b = 0; b < Q * E; b += 64) prefetch(a + b);
+      }
+      const Entry& e = es[k];
       std::byte* o = out + e.dst;
       const std::byte* u = upd + e.upd;
-      for (std::int64_t k = 0; k < Q; ++k) store<T>(o + k * E, Op::apply(load<T>(o + k * E), load<T>(u + k * E)));
+      for (std::int64_t q = 0; q < Q; ++q) store<T>(o + q * E, Op::apply(load<T>(o + q * E), load<T>(u + q * E)));
     }
     return;
   }
@@ -151,7 +164,8 @@ class TupleScatterStep final : public Step {
       return;
     }
     // Parts and regions from the thread count: the result does not depend on them (module comment).
-    const int n = std::min(nt, kMaxParts);
+    // Several parts per thread, handed out dynamically: a thread that the OS delays holds up less.
+    const int n = std::min(nt > 1 ? 4 * nt : 1, kMaxParts);
     const std::int64_t rsize = (g_.targets + n - 1) / n;
     for (auto& v : s.b) v.clear();
     std::array<bool, kMaxParts> ok{};
