@@ -304,3 +304,60 @@ def test_gather_nd_new_result_bad_index(where, threads):
         with pytest.raises(IndexError, match=msg):
             sd.gather_nd(x, pts, out=out)
         assert (out == 4.0).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.uint32, np.float64, np.uint16, np.uint8])
+@pytest.mark.parametrize("k", [1, 15, 16, 17, 37, 500])
+def test_gather_elements_out_narrowed_lines(dtype, k, stream_mode, threads):
+    """out= with the indices narrowed to uint16 during the check (threshold 0): the narrowed
+    dense-line kernels (AVX2 gathers of 8 for 4-byte elements), every line length around 8/16,
+    misaligned outputs."""
+    core = sd._core
+    old = core._index_narrow_threshold()
+    core._set_index_narrow_threshold(0)
+    core._plan_cache_clear()
+    try:
+        rng = np.random.default_rng(13)
+        x = random_array(rng, (64, 300), dtype)
+        idx = rng.integers(-300, 300, (64, k))
+        want = np.take_along_axis(x, idx % 300, axis=1)
+        for t in THREADS:
+            sd.set_num_threads(t)
+            buf = np.zeros(64 * k * np.dtype(dtype).itemsize + 8, np.uint8)
+            for shift in (0, np.dtype(dtype).itemsize):  # aligned and shifted by one element
+                out = buf[shift : shift + want.nbytes].view(dtype).reshape(want.shape)
+                sd.gather_elements(x, idx, axis=1, out=out)
+                assert same_bits(out, want)
+                assert same_bits(sd.gather_elements(x, idx.astype(np.int32), axis=1), want)
+    finally:
+        core._set_index_narrow_threshold(old)
+        core._plan_cache_clear()
+
+
+def test_gather_elements_simd_targets_identical(threads):
+    """The AVX2 line kernels and the scalar ones give the same bits (new result and out=)."""
+    core = sd._core
+    rng = np.random.default_rng(14)
+    x = random_array(rng, (50, 1000), np.float32)
+    idx = rng.integers(-1000, 1000, (50, 777))
+    want = np.take_along_axis(x, idx % 1000, axis=1)
+    before, old_n = core._simd(), core._index_narrow_threshold()
+    try:
+        for narrow in (old_n, 0):
+            core._set_index_narrow_threshold(narrow)
+            core._plan_cache_clear()
+            for target in core._simd_targets():
+                core._set_simd(target)
+                for t in (1, 2):
+                    sd.set_num_threads(t)
+                    assert same_bits(sd.gather_elements(x, idx, axis=1), want), target
+                    assert same_bits(sd.gather_elements(x, idx.astype(np.int32), axis=1), want), target
+                    assert same_bits(sd.gather_elements(x, idx, axis=1, out=np.empty_like(want)), want), target
+                    bad = idx.copy()
+                    bad[20, 500] = 1000
+                    with pytest.raises(IndexError, match=r"indices\[20, 500\]: index 1000"):
+                        sd.gather_elements(x, bad, axis=1)
+    finally:
+        core._set_simd(before)
+        core._set_index_narrow_threshold(old_n)
+        core._plan_cache_clear()
