@@ -29,7 +29,8 @@ bool gather_line_checked_i64_avx2(const std::byte* idx, const std::byte* in, std
   bool ok = true;
   std::int64_t k = 0;
   if (stream)  // streaming stores of 16 bytes need 16-byte alignment
-    for (; k < K && (reinterpret_cast<std::uintptr_t>(out + k * 4) & 15) != 0; ++k) ok &= one<std::int64_t>(idx, in, out, k, N);
+    for (; k < K && (reinterpret_cast<std::uintptr_t>(out + k * 4) & 15) != 0; ++k)
+      ok &= one<std::int64_t>(idx, in, out, k, N);
   const __m256i zero = _mm256_setzero_si256(), vn = _mm256_set1_epi64x(N), vn1 = _mm256_set1_epi64x(N - 1);
   __m256i bad = zero;
   for (; k + 4 <= K; k += 4) {
@@ -49,7 +50,8 @@ bool gather_line_checked_i32_avx2(const std::byte* idx, const std::byte* in, std
   bool ok = true;
   std::int64_t k = 0;
   if (stream)
-    for (; k < K && (reinterpret_cast<std::uintptr_t>(out + k * 4) & 15) != 0; ++k) ok &= one<std::int32_t>(idx, in, out, k, N);
+    for (; k < K && (reinterpret_cast<std::uintptr_t>(out + k * 4) & 15) != 0; ++k)
+      ok &= one<std::int32_t>(idx, in, out, k, N);
   // int32 indices address an axis of at most 2^31 elements in range; a longer axis is left to
   // the scalar loop (the caller only sends N < 2^31).
   const __m256i zero = _mm256_setzero_si256(), vn = _mm256_set1_epi32(static_cast<int>(N)),
