@@ -83,6 +83,13 @@ def test_scatter_nd_elements_buckets(dtype, reduction, threads):
     got = _all_threads(lambda: sd.scatter_nd(x, idx, upd, reduction=reduction))
     assert same_or_nan(got, ref_scatter_nd(x, idx, upd, reduction))
 
+    def in_place():
+        y = x.copy()
+        sd.scatter_nd(y, idx, upd, reduction=reduction, out=y)
+        return y
+
+    assert same_bits(_all_threads(in_place), got)
+
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("itype", [np.int32, np.int64, np.uint32, np.uint64])
@@ -127,6 +134,9 @@ def test_scatter_nd_bad_index_writes_nothing(bad_at, threads):
         out = np.full((60, 50), 7.0, np.float32)
         with pytest.raises(IndexError, match=rf"scatter_nd.indices\[{bad_at}, 1\]: index 50 is out of range"):
             sd.scatter_nd(x, idx, upd, out=out)
+        assert (out == 7.0).all()
+        with pytest.raises(IndexError, match=rf"scatter_nd.indices\[{bad_at}, 1\]"):
+            sd.scatter_nd(out, idx, upd, out=out)  # in place: filed and applied in one team
         assert (out == 7.0).all()
 
 

@@ -5,6 +5,7 @@
 // a private bucket per (tuple part, target region); run() then has each thread apply its
 // region's buckets in part order, i.e. in row-major order of the tuples: duplicates are combined
 // in the serial order, bit-identical for any thread count, and no thread walks foreign tuples.
+// In place on several threads, run() does both in one team (file, barrier, apply if all good).
 #include <vector>
 
 #include "index/steps.hpp"
@@ -163,6 +164,14 @@ class TupleScatterStep final : public Step {
       check_indices(check_, c);
       return;
     }
+    // In place on several threads: run() files and applies in one parallel region (each region
+    // wakes the team, which costs milliseconds on a loaded machine), applying only once every
+    // part is filed and checked, so a bad index still leaves the output untouched.
+    if (nt > 1 && in_place(c)) {
+      s.owner = this;
+      s.parts = 0;  // nothing filed yet
+      return;
+    }
     // Parts and regions from the thread count: the result does not depend on them (module comment).
     // Several parts per thread, handed out dynamically: a thread that the OS delays holds up less.
     const int n = std::min(nt > 1 ? 4 * nt : 1, kMaxParts);
@@ -187,8 +196,13 @@ class TupleScatterStep final : public Step {
   void run(const ExecContext& c) const override {
     const std::byte* upd = g_.upd.in_ptr(c);
     std::byte* out = g_.out.out_ptr(c);
-    if (!(same_view_ && g_.in.in_ptr(c) == out)) copy_->run(c);
+    if (!in_place(c)) copy_->run(c);
     BucketSlot& s = t_buckets;
+    if (s.owner == this && s.parts == 0) {
+      s.owner = nullptr;
+      file_and_apply(c, s, upd, out);
+      return;
+    }
     if (s.owner == this) {
       s.owner = nullptr;
       const int n = s.regions;
@@ -210,6 +224,53 @@ class TupleScatterStep final : public Step {
   }
 
  private:
+  bool in_place(const ExecContext& c) const { return same_view_ && g_.in.in_ptr(c) == g_.out.out_ptr(c); }
+
+  /// check()'s filing and run()'s applying in one team: parts filed (dynamically), a barrier,
+  /// then, only when every part is in range, regions applied.
+  void file_and_apply(const ExecContext& c, BucketSlot& s, const std::byte* upd, std::byte* out) const {
+    const int nt = threads(c);
+    const int n = std::min(4 * nt, kMaxParts);
+    const std::int64_t rsize = (g_.targets + n - 1) / n, total = g_.tuples.count();
+    for (auto& v : s.b) v.clear();
+    std::array<bool, kMaxParts> ok{};
+    ok.fill(true);
+    const std::byte* idx = g_.idx.in_ptr(c);
+    auto file = [&](int p) {
+      ok[static_cast<std::size_t>(p)] =
+          bucket_(g_, idx, total * p / n, total * (p + 1) / n, rsize, n, &s.b[static_cast<std::size_t>(p * n)]);
+    };
+    auto all_ok = [&] {
+      bool good = true;
+      for (int p = 0; p < n; ++p) good = good && ok[static_cast<std::size_t>(p)];
+      return good;
+    };
+    auto apply = [&](int r) {
+      for (int p = 0; p < n; ++p) apply_(g_, s.b[static_cast<std::size_t>(p * n + r)], upd, out);
+    };
+#ifdef STRIDED_HAVE_OPENMP
+#pragma omp parallel num_threads(nt)
+    {
+#pragma omp for schedule(dynamic, 1)
+      for (int p = 0; p < n; ++p) file(p);
+      // (the loop's barrier: every part is filed; all threads see the same flags)
+      if (all_ok()) {
+#pragma omp for schedule(dynamic, 1)
+        for (int r = 0; r < n; ++r) apply(r);
+      }
+    }
+#else
+    for (int p = 0; p < n; ++p) file(p);
+    if (all_ok())
+      for (int r = 0; r < n; ++r) apply(r);
+#endif
+    if (!all_ok()) {
+      check_indices(check_, c);  // throws, naming the first bad index
+      throw IndexError(check_.name + ": an index was out of range when read and in range when read again "
+                                     "(the indices changed during the call)");
+    }
+  }
+
   int threads(const ExecContext& c) const {
     const std::int64_t tuples = g_.tuples.count(), Q = g_.slice.count();
     const std::uint64_t bytes =
