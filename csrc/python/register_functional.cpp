@@ -201,23 +201,82 @@ pyb::list split(pyb::handle x, pyb::handle parts, pyb::handle axis, pyb::handle 
   return result;
 }
 
+// join's per-array state, reused between calls of a thread: 10,000 small arrays must not cost
+// megabytes of fresh temporaries per call (heap growth, then page faults after each trim).
+struct JoinScratch {
+  std::vector<detail::CallArray> ins;
+  std::vector<PyObject*> keep;  // owned references: the arrays outlive the call (the GIL is released)
+  bool busy = false;            // a nested join (numpy.asarray calling back) uses its own
+};
+
+class JoinLease {
+ public:
+  JoinLease() : s_(tls().busy ? own_ : tls()) { s_.busy = true; }
+  ~JoinLease() {
+    for (PyObject* o : s_.keep) Py_DECREF(o);
+    s_.keep.clear();
+    s_.ins.clear();
+    s_.busy = false;
+  }
+  JoinLease(const JoinLease&) = delete;
+  JoinLease& operator=(const JoinLease&) = delete;
+  JoinScratch& operator*() { return s_; }
+
+ private:
+  static JoinScratch& tls() {
+    thread_local JoinScratch s;
+    return s;
+  }
+  JoinScratch own_;
+  JoinScratch& s_;
+};
+
 pyb::object join(pyb::handle arrays, pyb::handle axis, pyb::handle out) {
   if (PyUnicode_Check(arrays.ptr()) || !PySequence_Check(arrays.ptr()))
     throw pyb::type_error("arrays: expected a sequence of arrays");
-  const auto seq = pyb::reinterpret_borrow<pyb::sequence>(arrays);
-  const std::size_t count = pyb::len(seq);
+  const auto seq = pyb::reinterpret_steal<pyb::object>(PySequence_Fast(arrays.ptr(), "arrays: expected a sequence"));
+  if (!seq) throw pyb::error_already_set();
+  const auto count = static_cast<std::size_t>(PySequence_Fast_GET_SIZE(seq.ptr()));
   if (count == 0) throw ValidationError("arrays: needs at least one array");
-  std::vector<Arr> ins;
+  JoinLease lease;
+  JoinScratch& s = *lease;
+  s.ins.reserve(count);
+  s.keep.reserve(count);
+  // Arrays of the first one's exact type and dtype object are read straight from numpy's
+  // struct (what to_arr would find, without its per-array checks); the rest go through to_arr.
+  PyTypeObject* type0 = nullptr;
+  PyObject* descr0 = nullptr;
   for (std::size_t i = 0; i < count; ++i) {
-    ins.push_back(to_arr(seq[i], "arrays[" + std::to_string(i) + "]", false));
-    if (ins.back().ndim == 0)  // numpy's rule (np.concatenate)
+    PyObject* h = PySequence_Fast_GET_ITEM(seq.ptr(), static_cast<Py_ssize_t>(i));
+    const auto* px = pyb::detail::array_proxy(h);
+    if (type0 && Py_TYPE(h) == type0 && px->descr == descr0 && px->nd >= 1 && px->nd <= kMaxDims) {
+      detail::CallArray c = s.ins[0];
+      c.data = px->data;
+      c.ndim = px->nd;
+      for (int d = 0; d < c.ndim; ++d) {
+        c.shape[d] = px->dimensions[d];
+        c.strides[d] = px->strides[d];
+      }
+      s.ins.push_back(c);
+      Py_INCREF(h);
+      s.keep.push_back(h);
+      continue;
+    }
+    Arr a = to_arr(h, "arrays[" + std::to_string(i) + "]", false);
+    if (a.ndim == 0)  // numpy's rule (np.concatenate)
       throw ValidationError("arrays[" + std::to_string(i) + "]: zero-dimensional arrays cannot be concatenated");
+    s.ins.push_back(a);
+    if (i == 0 && a.keep.ptr() == h) {  // a numpy array taken as it is
+      type0 = Py_TYPE(h);
+      descr0 = pyb::detail::array_proxy(h)->descr;
+    }
+    s.keep.push_back(a.keep.release().ptr());
   }
-  const Arr& first = ins[0];
+  const detail::CallArray& first = s.ins[0];
   const int ax = norm_axis(axis, first.ndim);
   std::int64_t total = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    const Arr& x = ins[i];
+    const detail::CallArray& x = s.ins[i];
     if (x.dtype != first.dtype)
       throw ValidationError("arrays[" + std::to_string(i) + "]: dtype " + std::string(dtype_name(x.dtype)) +
                             " differs from arrays[0] dtype " + std::string(dtype_name(first.dtype)));
@@ -231,19 +290,28 @@ pyb::object join(pyb::handle arrays, pyb::handle axis, pyb::handle out) {
   }
   std::vector<std::int64_t> shape(first.shape, first.shape + first.ndim);
   shape[static_cast<std::size_t>(ax)] = total;
+  Arr like;
+  static_cast<detail::CallArray&>(like) = first;
+  like.keep = pyb::reinterpret_borrow<pyb::object>(s.keep[0]);
   pyb::object res;
   Arr o;
   if (out.is_none()) {
-    res = empty_like_shape(first, shape);
+    res = empty_like_shape(like, shape);
     o = to_arr(res, "out", true);
   } else {
-    o = check_out(out, first, shape, "out");
+    o = check_out(out, like, shape, "out");
     res = pyb::reinterpret_borrow<pyb::object>(out);
   }
-  std::vector<Arr> live;
-  for (const Arr& x : ins)
-    if (!is_empty(x)) live.push_back(x);
-  if (!live.empty() && !is_empty(o)) run_arrays(kJoin, {ax}, live, {o});
+  // Empty inputs are left out (descriptions have no 0 sizes), in place.
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < count; ++i)
+    if (!is_empty(s.ins[i])) s.ins[n++] = s.ins[i];
+  if (n == 0 || is_empty(o)) return res;
+  static const detail::RunUnlock gil{[]() -> void* { return PyEval_SaveThread(); },
+                                     [](void* t) { PyEval_RestoreThread(static_cast<PyThreadState*>(t)); }};
+  const std::int64_t prm = ax;
+  const detail::CallArray oc = o;
+  detail::call(kJoin, &prm, 1, s.ins.data(), n, &oc, 1, &gil);
   return res;
 }
 

@@ -5,6 +5,7 @@
 // Python wrapper takes the general path (conversions, broadcasting updates, empty arrays, and the
 // error messages for bad arguments). Shape rules of the descriptions are left to validate().
 #include "bindings.hpp"
+#include "index/fresh.hpp"
 #include "ops/op.hpp"
 
 namespace strided::py {
@@ -93,7 +94,12 @@ pyb::object index_fast(int code, pyb::handle x, pyb::handle indices, pyb::handle
   pyb::object res;
   if (!output(out, a, shapes.out, res, o)) return none;
   const Arr ins[3] = {std::move(a), std::move(i), std::move(u)};
-  run_arrays(code, prm, 2, ins, scatter ? 3 : 2, &o, 1);
+  if (out.is_none()) {  // a new result, dropped if the call fails: see index/fresh.hpp
+    detail::index::FreshOutputScope fresh;
+    run_arrays(code, prm, 2, ins, scatter ? 3 : 2, &o, 1);
+  } else {
+    run_arrays(code, prm, 2, ins, scatter ? 3 : 2, &o, 1);
+  }
   return res;
 }
 

@@ -13,8 +13,12 @@
 #endif
 #include <vector>
 
+#include "index/check_simd.hpp"
+#include "index/fresh.hpp"
 #include "index/steps.hpp"
 #include "plan/copy_plan.hpp"
+#include "runtime/simd.hpp"
+#include "strided/error.hpp"
 
 namespace strided::detail::index {
 namespace {
@@ -199,6 +203,11 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
   const std::int64_t K = g.K, N = g.N, tile = g.tile;
   const std::int64_t ai = g.ax[0], ao = g.ax[1], an = g.ax[2];
   const std::int64_t ji = g.lines.inner_st(0), jo = g.lines.inner_st(1), jn = g.lines.inner_st(2);
+#ifdef STRIDED_HAVE_X86_SIMD
+  // Narrowed uint16 positions (trusted) and 4-byte elements: AVX2 gathers of 8.
+  constexpr bool kVec = Trusted && W == 4 && std::is_same_v<I, std::uint16_t>;
+  const bool vec = kVec && K >= 16 && active_kernels().vector_index_passes;
+#endif
   for_runs(g.lines, lo, hi, [&](const std::array<std::int64_t, 4>& off, std::int64_t j0, std::int64_t j1) {
     const std::byte* ib = idx + off[0];
     std::byte* ob = out + off[1];
@@ -211,6 +220,14 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
         if (j + 1 < j1) prefetch_line(nl + jn, N, an, static_cast<std::int64_t>(W));
         if (ai == static_cast<std::int64_t>(sizeof(I)) && ao == static_cast<std::int64_t>(W) &&
             an == static_cast<std::int64_t>(W)) {  // dense lines: constant strides, scaled addressing
+#ifdef STRIDED_HAVE_X86_SIMD
+          if constexpr (kVec) {
+            if (vec) {
+              gather_line_narrowed_u16_avx2(il, nl, ol, K, stream);
+              continue;
+            }
+          }
+#endif
           auto value = [&](std::int64_t k) {
             return load<T>(nl + read_at<Trusted>(load<I>(il + k * static_cast<std::int64_t>(sizeof(I))), N) *
                                     static_cast<std::int64_t>(W));
@@ -262,6 +279,58 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
     }
   });
 }
+
+/// gather_lines for dense lines (tile 1) that checks each index at its one read instead of
+/// trusting an earlier pass: a bad one reads position 0 and makes the result false (the caller
+/// then reports it; the output is fresh, see index/fresh.hpp).
+template <class I, std::size_t W>
+bool gather_lines_checked(const ElementsGeom& g, const std::byte* idx, std::byte* out, const std::byte* in,
+                          std::int64_t lo, std::int64_t hi, bool stream) {
+  using T = uint_of_t<W>;
+  constexpr auto E = static_cast<std::int64_t>(W), EI = static_cast<std::int64_t>(sizeof(I));
+  const std::int64_t K = g.K, N = g.N;
+  const auto uN = static_cast<std::uint64_t>(N);
+  const std::int64_t ji = g.lines.inner_st(0), jo = g.lines.inner_st(1), jn = g.lines.inner_st(2);
+  std::uint64_t bad = 0;
+#ifdef STRIDED_HAVE_X86_SIMD
+  constexpr bool kVec = W == 4 && (std::is_same_v<I, std::int64_t> || std::is_same_v<I, std::int32_t>);
+  const bool vec =
+      kVec && K >= 16 && active_kernels().vector_index_passes && (sizeof(I) == 8 || N <= std::int64_t{0x7fffffff});
+#endif
+  for_runs(g.lines, lo, hi, [&](const std::array<std::int64_t, 4>& off, std::int64_t j0, std::int64_t j1) {
+    for (std::int64_t j = j0; j < j1; ++j) {
+      const std::byte* il = idx + off[0] + j * ji;
+      std::byte* ol = out + off[1] + j * jo;
+      const std::byte* nl = in + off[2] + j * jn;
+      if (j + 1 < j1) prefetch_line(nl + jn, N, E, E);
+#ifdef STRIDED_HAVE_X86_SIMD
+      if constexpr (kVec) {
+        if (vec) {
+          const bool ok = sizeof(I) == 8 ? gather_line_checked_i64_avx2(il, nl, ol, K, N, stream)
+                                         : gather_line_checked_i32_avx2(il, nl, ol, K, N, stream);
+          bad |= ok ? 0u : 1u;
+          continue;
+        }
+      }
+#endif
+      std::uint64_t b = 0;
+      auto value = [&](std::int64_t k) {
+        const std::uint64_t u = index_pos(load<I>(il + k * EI), N);
+        b |= u >= uN ? 1u : 0u;
+        return load<T>(nl + static_cast<std::int64_t>(u < uN ? u : 0) * E);
+      };
+      if (stream) {
+        for (std::int64_t k = 0; k < K; ++k) stream_store<T>(ol + k * E, value(k));
+      } else {
+        for (std::int64_t k = 0; k < K; ++k) store<T>(ol + k * E, value(k));
+      }
+      bad |= b;
+    }
+  });
+  return bad == 0;
+}
+using CheckedGatherFn = bool (*)(const ElementsGeom&, const std::byte* idx, std::byte* out, const std::byte* in,
+                                 std::int64_t lo, std::int64_t hi, bool stream);
 
 int threads_for(const ElementsGeom& g, int max_threads, bool copy) {
   const std::uint64_t lines = static_cast<std::uint64_t>(g.lines.count());
@@ -368,12 +437,39 @@ class ScatterElementsStep final : public Step {
   Narrow<ElemFn> nw_;
 };
 
+// ---------------------------------------------------------------- fresh results
+thread_local bool t_fresh = false;
+
+/// Whether a large result of naturally aligned 4/8-byte elements is streamed (see stream_store).
+bool stream_result(const ElementsGeom& g, const std::byte* out) {
+  const std::uint64_t w = itemsize(g.dtype);
+  bool aligned = reinterpret_cast<std::uintptr_t>(out) % w == 0 && g.ax[1] % static_cast<std::int64_t>(w) == 0;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(g.lines.n); ++i)
+    aligned = aligned && g.lines.st[1][i] % static_cast<std::int64_t>(w) == 0;
+  return (w == 4 || w == 8) && aligned &&
+         static_cast<std::uint64_t>(g.lines.count()) * static_cast<std::uint64_t>(g.K) * w >= stream_threshold();
+}
+
 class AxisGatherStep final : public Step {
  public:
-  AxisGatherStep(const ElementsGeom& g, GatherElemFn fn, IndexCheckSpec check, Narrow<GatherElemFn> nw)
-      : g_(g), fn_(fn), check_(std::move(check)), nw_(std::move(nw)) {}
-  void check(const ExecContext& c) const override { check_maybe_narrow(this, nw_, check_, c); }
+  AxisGatherStep(const ElementsGeom& g, GatherElemFn fn, CheckedGatherFn checked, IndexCheckSpec check,
+                 Narrow<GatherElemFn> nw)
+      : g_(g), fn_(fn), checked_(checked), check_(std::move(check)), nw_(std::move(nw)) {}
+  void check(const ExecContext& c) const override {
+    // A fresh output: each index is checked at its one read in run(), a failure found after the
+    // writes (the output is dropped). Otherwise every index is checked before the first write.
+    // check() and run() of a call run on its thread, inside the same scope.
+    if (checked_ && t_fresh) {
+      if (t_narrow.owner == this) t_narrow.owner = nullptr;
+      return;
+    }
+    check_maybe_narrow(this, nw_, check_, c);
+  }
   void run(const ExecContext& c) const override {
+    if (checked_ && t_fresh) {
+      run_checked(c);
+      return;
+    }
     const bool narrowed = take_narrowed(this);
     const ElementsGeom& g = narrowed ? nw_.g : g_;
     const GatherElemFn fn = narrowed ? nw_.fn : fn_;
@@ -381,14 +477,7 @@ class AxisGatherStep final : public Step {
     std::byte* out = g_.where[1].out_ptr(c);
     const std::byte* in = g_.where[2].in_ptr(c);
     const int nt = threads_for(g, c.threads, false);
-    // Stream a large result of naturally aligned 4/8-byte elements: see stream_store.
-    const std::uint64_t w = itemsize(g.dtype);
-    bool aligned = reinterpret_cast<std::uintptr_t>(out) % w == 0 && g.ax[1] % static_cast<std::int64_t>(w) == 0;
-    for (std::size_t i = 0; i < static_cast<std::size_t>(g.lines.n); ++i)
-      aligned = aligned && g.lines.st[1][i] % static_cast<std::int64_t>(w) == 0;
-    const bool stream =
-        (w == 4 || w == 8) && aligned &&
-        static_cast<std::uint64_t>(g.lines.count()) * static_cast<std::uint64_t>(g.K) * w >= stream_threshold();
+    const bool stream = stream_result(g, out);
     parallel_ranges(g.lines.count(), nt, g.tile, [&](std::int64_t lo, std::int64_t hi) {
       fn(g, idx, out, in, lo, hi, stream);
       if (stream) stream_fence();
@@ -396,8 +485,31 @@ class AxisGatherStep final : public Step {
   }
 
  private:
+  void run_checked(const ExecContext& c) const {
+    const std::byte* idx = g_.where[0].in_ptr(c);
+    std::byte* out = g_.where[1].out_ptr(c);
+    const std::byte* in = g_.where[2].in_ptr(c);
+    const int nt = threads_for(g_, c.threads, false);
+    const bool stream = stream_result(g_, out);
+    constexpr int kMaxParts = 64;  // per part, not per thread: any team gives the same answer
+    const int np = nt > 1 ? std::min(4 * nt, kMaxParts) : 1;
+    std::array<bool, kMaxParts> ok{};
+    ok.fill(true);
+    parallel_parts(g_.lines.count(), np, nt, 1, [&](int part, std::int64_t lo, std::int64_t hi) {
+      ok[static_cast<std::size_t>(part)] = checked_(g_, idx, out, in, lo, hi, stream);
+      if (stream) stream_fence();
+    });
+    for (int p = 0; p < np; ++p)
+      if (!ok[static_cast<std::size_t>(p)]) {
+        check_indices(check_, c);  // throws, naming the first bad index
+        throw IndexError(check_.name + ": an index was out of range when read and in range when read again "
+                                       "(the indices changed during the call)");
+      }
+  }
+
   ElementsGeom g_;
   GatherElemFn fn_;
+  CheckedGatherFn checked_;
   IndexCheckSpec check_;
   Narrow<GatherElemFn> nw_;
 };
@@ -425,8 +537,20 @@ std::unique_ptr<const Step> make_axis_gather_step(const ElementsGeom& g, IndexCh
   };
   const GatherElemFn fn = dispatch_index(g.idx_dtype, [&](auto itag) { return make_fn(itag, std::false_type{}); });
   auto nw = make_narrow<GatherElemFn>(g, check, make_fn);
-  return std::make_unique<AxisGatherStep>(g, fn, std::move(check), std::move(nw));
+  CheckedGatherFn checked = nullptr;
+  const auto w = static_cast<std::int64_t>(itemsize(g.dtype));
+  if (g.tile == 1 && g.ax[0] == static_cast<std::int64_t>(itemsize(g.idx_dtype)) && g.ax[1] == w && g.ax[2] == w)
+    checked = dispatch_index(g.idx_dtype, [&](auto itag) {
+      return dispatch_width(itemsize(g.dtype), [&](auto wt) -> CheckedGatherFn {
+        return &gather_lines_checked<decltype(itag), decltype(wt)::value>;
+      });
+    });
+  return std::make_unique<AxisGatherStep>(g, fn, checked, std::move(check), std::move(nw));
 }
+
+FreshOutputScope::FreshOutputScope() noexcept : old_(t_fresh) { t_fresh = true; }
+FreshOutputScope::~FreshOutputScope() { t_fresh = old_; }
+bool fresh_outputs() noexcept { return t_fresh; }
 
 void set_narrow_threshold(std::int64_t bytes) noexcept { g_narrow_threshold.store(bytes < 0 ? 0 : bytes); }
 std::int64_t narrow_threshold() noexcept { return g_narrow_threshold.load(); }

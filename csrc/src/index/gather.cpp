@@ -1,6 +1,8 @@
 // Gather (numpy take / ONNX Gather) and GatherND: every output block is read from one place of
 // the input chosen by the indices, so the work splits freely over output blocks.
+#include "index/fresh.hpp"
 #include "index/steps.hpp"
+#include "strided/error.hpp"
 #include "util/bits.hpp"
 
 namespace strided::detail::index {
@@ -70,8 +72,10 @@ void gather_items(const TakeGeom& g, const std::byte* in, const std::byte* idx, 
   }
 }
 
+/// Returns false when a component was out of range at its read (it then read position 0): the
+/// step's check-at-read mode reports it (a fresh output, see index/fresh.hpp).
 template <class I, std::size_t W>
-void tuple_gather_items(const TupleGatherGeom& g, const std::byte* in, const std::byte* idx, std::byte* out,
+bool tuple_gather_items(const TupleGatherGeom& g, const std::byte* in, const std::byte* idx, std::byte* out,
                         std::int64_t lo, std::int64_t hi) {
   const std::int64_t Q = g.slice.count();
   const int L = g.L;
@@ -79,6 +83,7 @@ void tuple_gather_items(const TupleGatherGeom& g, const std::byte* in, const std
   // at random places are latency-bound, and the prefetches keep many of them in flight.
   constexpr std::int64_t kBlock = 32;
   std::int64_t src[kBlock];
+  std::uint64_t bad = 0;
   for_runs(g.tuples, lo, hi, [&](const std::array<std::int64_t, 3>& off, std::int64_t j0, std::int64_t j1) {
     for (std::int64_t jb = j0; jb < j1; jb += kBlock) {
       const std::int64_t nb = std::min(kBlock, j1 - jb);
@@ -88,7 +93,10 @@ void tuple_gather_items(const TupleGatherGeom& g, const std::byte* in, const std
         std::int64_t s = off[2] + j * g.tuples.inner_st(2);
         for (int c = 0; c < L; ++c) {
           const auto uc = static_cast<std::size_t>(c);
-          s += read_index(load<I>(x + c * g.comp_st), g.bound[uc]) * g.in_st[uc];
+          const std::uint64_t u = index_pos(load<I>(x + c * g.comp_st), g.bound[uc]);
+          const bool in_range = u < static_cast<std::uint64_t>(g.bound[uc]);
+          bad |= in_range ? 0u : 1u;
+          s += (in_range ? static_cast<std::int64_t>(u) : 0) * g.in_st[uc];
         }
         src[t] = s;
         prefetch(in + s);
@@ -97,10 +105,11 @@ void tuple_gather_items(const TupleGatherGeom& g, const std::byte* in, const std
         copy_block<W>(g.slice, Q, in + src[t], out + off[1] + (jb + t) * g.tuples.inner_st(1));
     }
   });
+  return bad == 0;
 }
 
 using TakeFn = void (*)(const TakeGeom&, const std::byte*, const std::byte*, std::byte*, std::int64_t, std::int64_t);
-using TupleGatherFn = void (*)(const TupleGatherGeom&, const std::byte*, const std::byte*, std::byte*, std::int64_t,
+using TupleGatherFn = bool (*)(const TupleGatherGeom&, const std::byte*, const std::byte*, std::byte*, std::int64_t,
                                std::int64_t);
 
 class TakeStep final : public Step {
@@ -129,7 +138,12 @@ class TupleGatherStep final : public Step {
  public:
   TupleGatherStep(const TupleGatherGeom& g, TupleGatherFn fn, IndexCheckSpec check)
       : g_(g), fn_(fn), check_(std::move(check)) {}
-  void check(const ExecContext& c) const override { check_indices(check_, c); }
+  void check(const ExecContext& c) const override {
+    // A fresh output: each tuple is checked at its one read in run(), a failure reported after
+    // the writes (the output is dropped). Otherwise all are checked before the first write.
+    // check() and run() of a call run on its thread, inside the same scope.
+    if (!fresh_outputs()) check_indices(check_, c);
+  }
   void run(const ExecContext& c) const override {
     const std::byte* in = g_.in.in_ptr(c);
     const std::byte* idx = g_.idx.in_ptr(c);
@@ -138,8 +152,24 @@ class TupleGatherStep final : public Step {
     const std::uint64_t bytes =
         static_cast<std::uint64_t>(items) * (static_cast<std::uint64_t>(g_.L) * itemsize(g_.idx_dtype) +
                                              2 * itemsize(g_.dtype) * static_cast<std::uint64_t>(g_.slice.count()));
-    parallel_ranges(items, threads_for_bytes(bytes, c.threads), 1,
-                    [&](std::int64_t lo, std::int64_t hi) { fn_(g_, in, idx, out, lo, hi); });
+    const int nt = threads_for_bytes(bytes, c.threads);
+    if (!fresh_outputs()) {
+      parallel_ranges(items, nt, 1, [&](std::int64_t lo, std::int64_t hi) { fn_(g_, in, idx, out, lo, hi); });
+      return;
+    }
+    constexpr int kMaxParts = 64;  // per part, not per thread: any team gives the same answer
+    const int np = nt > 1 ? std::min(4 * nt, kMaxParts) : 1;
+    std::array<bool, kMaxParts> ok{};
+    ok.fill(true);
+    parallel_parts(items, np, nt, 1, [&](int part, std::int64_t lo, std::int64_t hi) {
+      ok[static_cast<std::size_t>(part)] = fn_(g_, in, idx, out, lo, hi);
+    });
+    for (int p = 0; p < np; ++p)
+      if (!ok[static_cast<std::size_t>(p)]) {
+        check_indices(check_, c);  // throws, naming the first bad index
+        throw IndexError(check_.name + ": an index was out of range when read and in range when read again "
+                                       "(the indices changed during the call)");
+      }
   }
 
  private:

@@ -1,9 +1,16 @@
 // ScatterND: out = in, then every index tuple's slice of updates is written (or combined) in
 // row-major order of the tuples. Threads never share an output element: with large slices each
-// thread owns a part of every slice; otherwise each thread owns a range of target positions
-// and walks all tuples in order, skipping those aimed elsewhere. Either way duplicates are
-// combined by one thread in order, whatever the thread count.
+// thread owns a part of every slice; otherwise each thread owns a range of target positions.
+// Otherwise check() reads every tuple once (split over threads), checks it and files (target offset, update offset) in
+// a private bucket per (tuple part, target region); run() then has each thread apply its
+// region's buckets in part order, i.e. in row-major order of the tuples: duplicates are combined
+// in the serial order, bit-identical for any thread count, and no thread walks foreign tuples.
+// In place on several threads, run() does both in one team (file, barrier, apply if all good).
+#include <vector>
+
 #include "index/steps.hpp"
+#include "strided/error.hpp"
+#include "util/bits.hpp"
 
 namespace strided::detail::index {
 namespace {
@@ -53,22 +60,160 @@ void tuple_scatter_part(const TupleScatterGeom& g, const std::byte* idx, const s
            });
 }
 
+/// A tuple filed by the bucketing pass: byte offsets of its target slice and of its updates.
+struct Entry {
+  std::int64_t dst, upd;
+};
+using BucketFn = bool (*)(const TupleScatterGeom&, const std::byte* idx, std::int64_t a, std::int64_t b,
+                          std::int64_t region_size, int regions, std::vector<Entry>* buckets);
+
+/// Decodes and checks tuples [a, b), filing each valid one in buckets[region of its target];
+/// false when one is out of range (nothing is filed past it).
+template <class I>
+bool bucket_part(const TupleScatterGeom& g, const std::byte* idx, std::int64_t a, std::int64_t b,
+                 std::int64_t region_size, int regions, std::vector<Entry>* buckets) {
+  bool ok = true;
+  const std::int64_t si = g.tuples.inner_st(0), su = g.tuples.inner_st(1);
+  for_runs(g.tuples, a, b, [&](const std::array<std::int64_t, 2>& off, std::int64_t j0, std::int64_t j1) {
+    if (!ok) return;
+    for (std::int64_t j = j0; j < j1; ++j) {
+      const std::byte* x = idx + off[0] + j * si;
+      std::int64_t dst = 0, lin = 0;
+      for (int c = 0; c < g.L; ++c) {
+        const auto uc = static_cast<std::size_t>(c);
+        const std::uint64_t p = index_pos(load<I>(x + c * g.comp_st), g.bound[uc]);
+        if (p >= static_cast<std::uint64_t>(g.bound[uc])) {
+          ok = false;
+          return;
+        }
+        dst += static_cast<std::int64_t>(p) * g.out_st[uc];
+        lin += static_cast<std::int64_t>(p) * g.lin_st[uc];
+      }
+      const auto r = static_cast<std::size_t>(std::min<std::int64_t>(lin / region_size, regions - 1));
+      buckets[r].push_back({dst, off[1] + j * su});
+    }
+  });
+  return ok;
+}
+
+/// Applies the filed entries (trusted: written by bucket_part after checking that very tuple,
+/// in this call's private scratch).
+template <class Op>
+void apply_entries(const TupleScatterGeom& g, const std::vector<Entry>& es, const std::byte* upd, std::byte* out) {
+  using T = typename Op::type;
+  const std::int64_t Q = g.slice.count();
+  const std::int64_t su = g.slice.inner_st(0), so = g.slice.inner_st(1);
+  constexpr auto E = static_cast<std::int64_t>(sizeof(T));
+  // Targets are random: prefetched kAhead entries ahead, so many misses are in flight.
+  constexpr std::size_t kAhead = 16;
+  const std::size_t n = es.size();
+  if (Q == 1) {
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k + kAhead < n) prefetch(out + es[k + kAhead].dst);
+      const Entry& e = es[k];
+      store<T>(out + e.dst, Op::apply(load<T>(out + e.dst), load<T>(upd + e.upd)));
+    }
+    return;
+  }
+  if (g.slice.n == 1 && su == E && so == E) {  // dense slices
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k + kAhead < n) {
+        const std::byte* a = out + es[k + kAhead].dst;
+        for (std::int64_t b = 0; b < Q * E; b += 64) prefetch(a + b);
+      }
+      const Entry& e = es[k];
+      std::byte* o = out + e.dst;
+      const std::byte* u = upd + e.upd;
+      for (std::int64_t q = 0; q < Q; ++q) store<T>(o + q * E, Op::apply(load<T>(o + q * E), load<T>(u + q * E)));
+    }
+    return;
+  }
+  for (const Entry& e : es)
+    for_runs(g.slice, 0, Q, [&](const std::array<std::int64_t, 2>& s, std::int64_t a, std::int64_t b) {
+      const std::byte* us = upd + e.upd + s[0];
+      std::byte* os = out + e.dst + s[1];
+      for (std::int64_t k = a; k < b; ++k) store<T>(os + k * so, Op::apply(load<T>(os + k * so), load<T>(us + k * su)));
+    });
+}
+using ApplyFn = void (*)(const TupleScatterGeom&, const std::vector<Entry>&, const std::byte*, std::byte*);
+
+/// The calling thread's buckets, filled by a step's check() for its run() (both run there).
+constexpr int kMaxParts = 16;
+struct BucketSlot {
+  const void* owner = nullptr;
+  int parts = 0, regions = 0;
+  std::array<std::vector<Entry>, kMaxParts * kMaxParts> b;
+};
+thread_local BucketSlot t_buckets;
+
 class TupleScatterStep final : public Step {
  public:
-  TupleScatterStep(const TupleScatterGeom& g, TupleScatterFn fn, IndexCheckSpec check, std::unique_ptr<const Step> copy,
-                   bool same_view)
-      : g_(g), fn_(fn), check_(std::move(check)), same_view_(same_view), copy_(std::move(copy)) {}
-  void check(const ExecContext& c) const override { check_indices(check_, c); }
-  void run(const ExecContext& c) const override {
+  TupleScatterStep(const TupleScatterGeom& g, TupleScatterFn fn, BucketFn bucket, ApplyFn apply, IndexCheckSpec check,
+                   std::unique_ptr<const Step> copy, bool same_view)
+      : g_(g), fn_(fn), bucket_(bucket), apply_(apply), check_(std::move(check)), same_view_(same_view),
+        copy_(std::move(copy)) {}
+
+  void check(const ExecContext& c) const override {
+    BucketSlot& s = t_buckets;
+    if (s.owner == this) s.owner = nullptr;
+    const int nt = threads(c);
+    // Slices of 1024+ elements are split over threads instead (the walk checks each tuple at its
+    // read). One thread files too: the same code then combines duplicates for any thread count
+    // (two compiled copies of a float add may order its operands differently: NaN payloads).
+    if (g_.slice.count() >= 1024) {
+      check_indices(check_, c);
+      return;
+    }
+    // In place on several threads: run() files and applies in one parallel region (each region
+    // wakes the team, which costs milliseconds on a loaded machine), applying only once every
+    // part is filed and checked, so a bad index still leaves the output untouched.
+    if (nt > 1 && in_place(c)) {
+      s.owner = this;
+      s.parts = 0;  // nothing filed yet
+      return;
+    }
+    // Parts and regions from the thread count: the result does not depend on them (module comment).
+    // Several parts per thread, handed out dynamically: a thread that the OS delays holds up less.
+    const int n = std::min(nt > 1 ? 4 * nt : 1, kMaxParts);
+    const std::int64_t rsize = (g_.targets + n - 1) / n;
+    for (auto& v : s.b) v.clear();
+    std::array<bool, kMaxParts> ok{};
+    ok.fill(true);
     const std::byte* idx = g_.idx.in_ptr(c);
+    parallel_parts(g_.tuples.count(), n, nt, 1, [&](int p, std::int64_t a, std::int64_t b) {
+      ok[static_cast<std::size_t>(p)] = bucket_(g_, idx, a, b, rsize, n, &s.b[static_cast<std::size_t>(p * n)]);
+    });
+    for (int p = 0; p < n; ++p)
+      if (!ok[static_cast<std::size_t>(p)]) {
+        check_indices(check_, c);  // throws, naming the first bad index
+        throw IndexError(check_.name + ": an index was out of range when read and in range when read again "
+                                       "(the indices changed during the call)");
+      }
+    s.parts = s.regions = n;
+    s.owner = this;
+  }
+
+  void run(const ExecContext& c) const override {
     const std::byte* upd = g_.upd.in_ptr(c);
     std::byte* out = g_.out.out_ptr(c);
-    if (!(same_view_ && g_.in.in_ptr(c) == out)) copy_->run(c);
-    const std::int64_t tuples = g_.tuples.count(), Q = g_.slice.count();
-    const std::uint64_t bytes =
-        static_cast<std::uint64_t>(tuples) * (static_cast<std::uint64_t>(g_.L) * itemsize(g_.idx_dtype) +
-                                              2 * itemsize(g_.dtype) * static_cast<std::uint64_t>(Q));
-    const int nt = threads_for_bytes(bytes, c.threads);
+    if (!in_place(c)) copy_->run(c);
+    BucketSlot& s = t_buckets;
+    if (s.owner == this && s.parts == 0) {
+      s.owner = nullptr;
+      file_and_apply(c, s, upd, out);
+      return;
+    }
+    if (s.owner == this) {
+      s.owner = nullptr;
+      const int n = s.regions;
+      parallel_parts(n, n, threads(c), 1, [&](int r, std::int64_t, std::int64_t) {
+        for (int p = 0; p < s.parts; ++p) apply_(g_, s.b[static_cast<std::size_t>(p * n + r)], upd, out);
+      });
+      return;
+    }
+    const std::byte* idx = g_.idx.in_ptr(c);
+    const std::int64_t Q = g_.slice.count();
+    const int nt = threads(c);
     if (nt > 1 && Q >= 1024) {
       parallel_ranges(Q, nt, 64,
                       [&](std::int64_t lo, std::int64_t hi) { fn_(g_, idx, upd, out, 0, g_.targets, lo, hi); });
@@ -79,8 +224,65 @@ class TupleScatterStep final : public Step {
   }
 
  private:
+  bool in_place(const ExecContext& c) const { return same_view_ && g_.in.in_ptr(c) == g_.out.out_ptr(c); }
+
+  /// check()'s filing and run()'s applying in one team: parts filed (dynamically), a barrier,
+  /// then, only when every part is in range, regions applied.
+  void file_and_apply(const ExecContext& c, BucketSlot& s, const std::byte* upd, std::byte* out) const {
+    const int nt = threads(c);
+    const int n = std::min(4 * nt, kMaxParts);
+    const std::int64_t rsize = (g_.targets + n - 1) / n, total = g_.tuples.count();
+    for (auto& v : s.b) v.clear();
+    std::array<bool, kMaxParts> ok{};
+    ok.fill(true);
+    const std::byte* idx = g_.idx.in_ptr(c);
+    auto file = [&](int p) {
+      ok[static_cast<std::size_t>(p)] =
+          bucket_(g_, idx, total * p / n, total * (p + 1) / n, rsize, n, &s.b[static_cast<std::size_t>(p * n)]);
+    };
+    auto all_ok = [&] {
+      bool good = true;
+      for (int p = 0; p < n; ++p) good = good && ok[static_cast<std::size_t>(p)];
+      return good;
+    };
+    auto apply = [&](int r) {
+      for (int p = 0; p < n; ++p) apply_(g_, s.b[static_cast<std::size_t>(p * n + r)], upd, out);
+    };
+#ifdef STRIDED_HAVE_OPENMP
+#pragma omp parallel num_threads(nt)
+    {
+#pragma omp for schedule(dynamic, 1)
+      for (int p = 0; p < n; ++p) file(p);
+      // (the loop's barrier: every part is filed; all threads see the same flags)
+      if (all_ok()) {
+#pragma omp for schedule(dynamic, 1)
+        for (int r = 0; r < n; ++r) apply(r);
+      }
+    }
+#else
+    for (int p = 0; p < n; ++p) file(p);
+    if (all_ok())
+      for (int r = 0; r < n; ++r) apply(r);
+#endif
+    if (!all_ok()) {
+      check_indices(check_, c);  // throws, naming the first bad index
+      throw IndexError(check_.name + ": an index was out of range when read and in range when read again "
+                                     "(the indices changed during the call)");
+    }
+  }
+
+  int threads(const ExecContext& c) const {
+    const std::int64_t tuples = g_.tuples.count(), Q = g_.slice.count();
+    const std::uint64_t bytes =
+        static_cast<std::uint64_t>(tuples) * (static_cast<std::uint64_t>(g_.L) * itemsize(g_.idx_dtype) +
+                                              2 * itemsize(g_.dtype) * static_cast<std::uint64_t>(Q));
+    return threads_for_bytes(bytes, c.threads);
+  }
+
   TupleScatterGeom g_;
   TupleScatterFn fn_;
+  BucketFn bucket_;
+  ApplyFn apply_;
   IndexCheckSpec check_;
   bool same_view_;
   std::unique_ptr<const Step> copy_;
@@ -95,7 +297,10 @@ std::unique_ptr<const Step> make_tuple_scatter_step(const TupleScatterGeom& g, S
     return dispatch_reduction(r, g.dtype,
                               [&](auto op) -> TupleScatterFn { return &tuple_scatter_part<I, decltype(op)>; });
   });
-  return std::make_unique<TupleScatterStep>(g, fn, std::move(check), std::move(copy), same_view);
+  const BucketFn bucket =
+      dispatch_index(g.idx_dtype, [](auto itag) -> BucketFn { return &bucket_part<decltype(itag)>; });
+  const ApplyFn apply = dispatch_reduction(r, g.dtype, [](auto op) -> ApplyFn { return &apply_entries<decltype(op)>; });
+  return std::make_unique<TupleScatterStep>(g, fn, bucket, apply, std::move(check), std::move(copy), same_view);
 }
 
 }  // namespace strided::detail::index
