@@ -67,9 +67,31 @@ void busy_work_is_not_late() {
   CHECK_EQ(team_cap(), 1024);
 }
 
+void phases_watch_the_first_barrier() {
+  reset_team_cap();
+  {
+    TeamWatch w(2);
+    w.caller_done();
+    sleep_ms(2);  // waited at the phases' barrier
+    w.team_arrived();
+    sleep_ms(5);  // the second phase is work, not waiting
+  }
+  CHECK_EQ(team_cap(), 1);
+  reset_team_cap();
+  {
+    TeamWatch w(2);
+    sleep_ms(3);
+    w.caller_done();
+    w.team_arrived();  // no wait at the barrier
+    sleep_ms(5);
+  }
+  CHECK_EQ(team_cap(), 1024);
+}
+
 }  // namespace
 
 int main() {
+  phases_watch_the_first_barrier();
   late_team_caps_then_probes();
   stays_busy_backs_off();
   busy_work_is_not_late();

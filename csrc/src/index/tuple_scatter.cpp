@@ -249,11 +249,15 @@ class TupleScatterStep final : public Step {
       for (int p = 0; p < n; ++p) apply_(g_, s.b[static_cast<std::size_t>(p * n + r)], upd, out);
     };
 #ifdef STRIDED_HAVE_OPENMP
+    TeamWatch watch(nt);  // the filing phase is watched: its barrier is where team-mates are awaited
 #pragma omp parallel num_threads(nt)
     {
-#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(dynamic, 1) nowait
       for (int p = 0; p < n; ++p) file(p);
-      // (the loop's barrier: every part is filed; all threads see the same flags)
+      if (omp_get_thread_num() == 0) watch.caller_done();
+#pragma omp barrier
+      // every part is filed; all threads see the same flags
+      if (omp_get_thread_num() == 0) watch.team_arrived();
       if (all_ok()) {
 #pragma omp for schedule(dynamic, 1)
         for (int r = 0; r < n; ++r) apply(r);

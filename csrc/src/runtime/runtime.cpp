@@ -124,9 +124,13 @@ void TeamWatch::caller_done() noexcept {
   if (threads_ > 1) done_ns_ = now_ns();
 }
 
+void TeamWatch::team_arrived() noexcept {
+  if (threads_ > 1) arrived_ns_ = now_ns();
+}
+
 TeamWatch::~TeamWatch() {
   if (threads_ <= 1 || done_ns_ == 0) return;
-  const std::int64_t end = now_ns(), work = done_ns_ - start_ns_, wait = end - done_ns_;
+  const std::int64_t end = arrived_ns_ ? arrived_ns_ : now_ns(), work = done_ns_ - start_ns_, wait = end - done_ns_;
   if (wait > kLateNs && wait > work) {  // team-mates were not running: fewer threads for a while
     const int cap = threads_ - 1 < g_cap.load(std::memory_order_relaxed) ? threads_ - 1 : g_cap.load();
     g_cap.store(cap < 1 ? 1 : cap, std::memory_order_relaxed);

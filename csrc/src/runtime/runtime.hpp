@@ -25,14 +25,15 @@ int threads_for_bytes(std::uint64_t bytes, int max_threads) noexcept;
 class TeamWatch {
  public:
   explicit TeamWatch(int threads) noexcept;
-  void caller_done() noexcept;  // thread 0, when it finds no more work
+  void caller_done() noexcept;   // thread 0, when it finds no more work
+  void team_arrived() noexcept;  // thread 0, past a barrier after caller_done (a region in phases)
   ~TeamWatch();
   TeamWatch(const TeamWatch&) = delete;
   TeamWatch& operator=(const TeamWatch&) = delete;
 
  private:
   int threads_;
-  std::int64_t start_ns_, done_ns_ = 0;
+  std::int64_t start_ns_, done_ns_ = 0, arrived_ns_ = 0;
 };
 
 /// Tests and diagnostics: the current cap (1024 when not capped); reset lifts it.
