@@ -765,6 +765,79 @@ inline void block_staged(const byte* s, i64 ss0, byte* d, i64 ds1, const byte* n
 }
 #endif
 
+#if defined(SK_VB)
+// ------------------------------------------------------------------ panels: one short side
+// NCHW <-> NHWC with C = 16..256: one side of the transpose is a short packed row (C elements),
+// too short for the square blocks above. A panel takes whole short rows: the long side cut in
+// pieces of m, tiled in L1 and written as long runs, so each source line is read once and each
+// destination line written once, whole, with no peeled columns or scalar edges.
+constexpr i64 kPanel = 16384;  // bytes per staging buffer
+template <int W> constexpr i64 panel_rc() { return W <= 2 ? SK_VB / W : tile_edge<W>(); }
+
+// `rows` rows (stride RS) of `cols` elements -> `cols` rows (stride RD) of `rows` elements;
+// rows % tile_edge, cols % panel_rc.
+template <int W> inline void tile_area(const byte* sb, i64 RS, byte* db, i64 RD, i64 rows, i64 cols) {
+  constexpr i64 T = tile_edge<W>(), RC = panel_rc<W>();
+  for (i64 c = 0; c < cols; c += RC)
+    for (i64 i = 0; i < rows; i += T) {
+      if constexpr (W == 1) wide_u8(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
+      else if constexpr (W == 2) wide_u16(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
+      else micro<W, false>(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
+    }
+}
+
+// b bytes (a multiple of SK_VB) from an aligned buffer; streamed from the first aligned vector.
+template <bool NT> inline void put_run(byte* d, const byte* b, i64 n) {
+  i64 q = 0;
+  if (NT) {
+    const i64 h = imin(n, static_cast<i64>((0 - addr(d)) & (SK_VB - 1)));
+    std::memcpy(d, b, static_cast<std::size_t>(h));
+    for (q = h; q + SK_VB <= n; q += SK_VB) vstream(d + q, vload(b + q));
+  } else {
+    for (; q + SK_VB <= n; q += SK_VB) vstore(d + q, vload(b + q));
+  }
+  std::memcpy(d + q, b + q, static_cast<std::size_t>(n - q));
+}
+
+// Destination rows of n0 elements packed one after another (ds1 == n0*W; NCHW -> NHWC): m
+// destination rows at a time; the n0 source rows (far apart: staged, the next panel's prefetched).
+template <int W, bool NT> void panel_rows(const byte* s, byte* d, i64 n1, i64 n0, i64 ss0) {
+  constexpr i64 RC = panel_rc<W>();
+  const i64 m = kPanel / (n0 * W) / RC * RC, RS = m * W, RD = n0 * W;
+  alignas(64) byte sb[kPanel];
+  alignas(64) byte db[kPanel];
+  i64 r0 = 0;
+  for (; r0 + m <= n1; r0 += m) {
+    const bool more = r0 + 2 * m <= n1;
+    for (i64 k = 0; k < n0; ++k) {
+      const byte* sr = s + k * ss0 + r0 * W;
+      if (more)
+        for (i64 q = 0; q < RS; q += 64) prefetch_l2(sr + RS + q);
+      for (i64 q = 0; q < RS; q += SK_VB) vstore(sb + k * RS + q, vload(sr + q));
+    }
+    tile_area<W>(sb, RS, db, RD, n0, m);
+    put_run<NT>(d + r0 * RD, db, m * RD);
+  }
+  for (; r0 < n1; ++r0)
+    for (i64 i = 0; i < n0; ++i) st<W>(d + r0 * RD + i * W, ld<W>(s + r0 * W + i * ss0));
+}
+
+// The mirror (ss0 == n1*W; NHWC -> NCHW): m packed source rows (contiguous) tiled into n1
+// destination row pieces of m elements.
+template <int W, bool NT> void panel_cols(const byte* s, byte* d, i64 n1, i64 ds1, i64 n0) {
+  constexpr i64 T = tile_edge<W>();
+  const i64 m = 4 * kPanel / (n1 * W) / T * T, RS = n1 * W, RD = m * W;
+  alignas(64) byte db[4 * kPanel];
+  i64 i0 = 0;
+  for (; i0 + m <= n0; i0 += m) {
+    tile_area<W>(s + i0 * RS, RS, db, RD, m, n1);
+    for (i64 r = 0; r < n1; ++r) put_run<NT>(d + r * ds1 + i0 * W, db + r * RD, RD);
+  }
+  for (i64 r = 0; r < n1; ++r)
+    for (i64 i = i0; i < n0; ++i) st<W>(d + r * ds1 + i * W, ld<W>(s + r * W + i * RS));
+}
+#endif
+
 template <int W>
 inline void edge_block(const byte* s, byte* d, i64 r0, i64 r1, i64 i0, i64 i1, i64 ss1, i64 ds1, i64 ss0, i64 ds0,
                        bool simd) {
@@ -910,6 +983,17 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
   }
   const bool simd = T > 0 && ss1 == W && ds0 == W;
 #if defined(SK_VB)
+  if (simd) {
+    constexpr i64 RC = panel_rc<W>();
+    if (ds1 == n0 * W && n0 % T == 0 && n0 * W * RC <= kPanel && n1 >= RC) {
+      panel_rows<W, NT>(s, d, n1, n0, ss0);
+      return;
+    }
+    if (ss0 == n1 * W && n1 % RC == 0 && n1 * W * T <= kPanel && n0 >= T) {
+      panel_cols<W, NT>(s, d, n1, ds1, n0);
+      return;
+    }
+  }
   if (NT && simd && ds1 % 64 == 0 && addr(d) % W == 0) {
     // Peel the columns before the first 64-byte-aligned one (ds1 keeps all rows in phase).
     const i64 h = imin(n0, static_cast<i64>(((0 - addr(d)) & 63u) / W));
