@@ -248,7 +248,8 @@ void k_reverse(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64, i6
 // ------------------------------------------------------------------ narrow shuffles (AVX-512)
 // vpermt2d/q/w pick any lanes of two registers: a stride-K gather (K source vectors -> one) or
 // a C-plane interleave (C plane vectors -> C output vectors) is a chain of K-1 (C-1) of them,
-// with index vectors built once per kernel call. W = 1 would need VBMI (not in this target).
+// with index vectors built once per kernel call (C, K <= 8). W = 1 would need VBMI (not in this
+// target).
 #if defined(STRIDED_AVX512)
 template <int W> constexpr bool has_perm2() { return W >= 2; }
 template <int W> inline vec perm2(vec a, vec idx, vec b) {
@@ -899,7 +900,7 @@ constexpr int kNarrow = 16;
 template <int W, int C, bool NT> void interleave(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n1) {
   constexpr i64 RW = C * W, R = 4096 / RW;
 #if defined(STRIDED_AVX512)
-  if constexpr (has_perm2<W>() && C >= 2 && C <= 4) {
+  if constexpr (has_perm2<W>() && C >= 2 && C <= 8) {
     if (ds1 == RW) {
       // Rows up to the first 64-byte-aligned output vector by the scalar loop below.
       i64 h = 0;
@@ -937,7 +938,7 @@ template <int W, int C, bool NT> void interleave(const byte* s, i64 ss0, byte* d
 template <int W, int C, bool NT> void deinterleave(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n0) {
   constexpr i64 I = (8192 / (C * W) + 63) / 64 * 64;
 #if defined(STRIDED_AVX512)
-  if constexpr (has_perm2<W>() && C >= 2 && C <= 4) {
+  if constexpr (has_perm2<W>() && C >= 2 && C <= 8) {
     if (ss0 == C * W) {
       // Streams only when every row reaches a 64-byte boundary at the same column.
       const bool nt = NT && ds1 % SK_VB == 0 && addr(d) % W == 0;
