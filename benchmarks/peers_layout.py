@@ -58,10 +58,24 @@ for dt, dname in ((np.float32, "f32"), (np.float16, "f16")):
             continue
         n, c, h, w = shape
         label = f"{dname} {shape} {nb >> 20} MiB"
-        _add(f"NCHW->NHWC {label}", nb, memcpy(0.8), lambda s=shape, d=dt: _rand(s, d), (n, h, w, c), dt,
-             lambda a: _perm(a, (0, 2, 3, 1)))
-        _add(f"NHWC->NCHW {label}", nb, memcpy(0.8), lambda s=(n, h, w, c), d=dt: _rand(s, d), shape, dt,
-             lambda a: _perm(a, (0, 3, 1, 2)))
+        _add(
+            f"NCHW->NHWC {label}",
+            nb,
+            memcpy(0.8),
+            lambda s=shape, d=dt: _rand(s, d),
+            (n, h, w, c),
+            dt,
+            lambda a: _perm(a, (0, 2, 3, 1)),
+        )
+        _add(
+            f"NHWC->NCHW {label}",
+            nb,
+            memcpy(0.8),
+            lambda s=(n, h, w, c), d=dt: _rand(s, d),
+            shape,
+            dt,
+            lambda a: _perm(a, (0, 3, 1, 2)),
+        )
 
 # depth_to_space DCR (DirectML's default), block 2: the output's rows interleave 2 input planes.
 _D2S = group("depth_to_space f32 (4,128,128,128) b=2 DCR -> 32 MiB", 32 << 20, memcpy(0.8))
@@ -93,5 +107,12 @@ if torch is not None:
 # x[:, ::2] of 4096x8192 f32 into a contiguous 4096x4096: every line of x is read (64 MiB) and
 # 32 MiB written, so nbytes = (64 + 32) / 2 MiB (counting only the elements used, 32 MiB, the
 # bound would be 2/3 of memcpy, under the goal).
-_add("slice x[:, ::2] f32 4096x8192 -> 32 MiB", 48 << 20, memcpy(0.7),
-     lambda: _rand((4096, 8192), np.float32), (4096, 4096), np.float32, lambda a: a[:, ::2])
+_add(
+    "slice x[:, ::2] f32 4096x8192 -> 32 MiB",
+    48 << 20,
+    memcpy(0.7),
+    lambda: _rand((4096, 8192), np.float32),
+    (4096, 4096),
+    np.float32,
+    lambda a: a[:, ::2],
+)
