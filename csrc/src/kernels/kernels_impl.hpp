@@ -986,12 +986,16 @@ inline void narrow(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n, i64 len) {
 template <int W, bool NT>
 void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64 ds0) {
   constexpr i64 T = tile_edge<W>();
-  if (ss1 == W && ds0 == W && (n0 <= kNarrow || n1 <= kNarrow)) {
+  const bool unit = ss1 == W && ds0 == W;
+  // Sides of up to 8: the narrow kernels (shuffle chains); 9..16: panels where they apply
+  // (nChw16c: a chain of 15 shuffles per vector ran 1.3x slower than the panel).
+  const i64 small = imin(n0, n1);
+  if (unit && small <= kNarrow && (T == 0 || small <= 8 || small % (T > 0 ? T : 1) != 0)) {
     if (n0 <= n1) narrow<W, NT, false>(s, ss0, d, ds1, n0, n1);
     else narrow<W, NT, true>(s, ss0, d, ds1, n1, n0);
     return;  // no fence: see k_gather
   }
-  const bool simd = T > 0 && ss1 == W && ds0 == W;
+  const bool simd = T > 0 && unit;
 #if defined(SK_VB)
   if (simd) {
     constexpr i64 RC = panel_rc<W>();
