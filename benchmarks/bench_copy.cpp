@@ -13,6 +13,12 @@
 #include "plan/copy_plan.hpp"
 #include "runtime/simd.hpp"
 
+#if defined(STRIDED_BENCH_DNNL)
+#include <omp.h>
+
+#include <oneapi/dnnl/dnnl.hpp>
+#endif
+
 namespace {
 
 using strided::detail::CopyPlan;
@@ -49,10 +55,10 @@ BENCHMARK(BM_memset)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // One engine case: a plan over (sizes, byte strides) with the source at byte offset `soff`.
 void run_case(benchmark::State& state, std::size_t w, const V& sizes, const V& ss, const V& ds, std::int64_t soff,
-              std::int64_t bytes) {
+              std::int64_t bytes, int threads = kThreads) {
   auto& b = buffers();
   const auto plan = strided::detail::plan_copy(w, sizes, ss, ds);
-  for (auto _ : state) strided::detail::run_copy(*plan, b.a.data() + soff, b.o.data(), kThreads);
+  for (auto _ : state) strided::detail::run_copy(*plan, b.a.data() + soff, b.o.data(), threads);
   state.SetBytesProcessed(state.iterations() * bytes);
 }
 
@@ -82,6 +88,61 @@ BENCHMARK(BM_transpose_f64)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_broadcast_row)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_broadcast_col)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_gather_stride2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// ---- blocked layouts (issue 14): NCHW <-> nChw16c / nChw8c of an (8, 64, 128, 128) float32,
+// 32 MiB, strided's plan beside oneDNN's reorder (same shape and thread count) where oneDNN was
+// found at configure time (STRIDED_BENCH_DNNL). Arguments: block (16, 8), threads (2, and 1: on
+// a loaded machine the 2-thread rows can wait out other processes' time slices).
+constexpr std::int64_t kN = 8, kC = 64, kH = 128, kW = 128, kHW = kH * kW, kLayoutBytes = kN * kC * kHW * 4;
+
+// (n, C/cb, h*w, cb) in both layouts: byte strides of NCHW and of nChw<cb>c.
+V nchw_strides(std::int64_t cb) { return {kC * kHW * 4, cb * kHW * 4, 4, kHW * 4}; }
+V blocked_strides(std::int64_t cb) { return {kC * kHW * 4, kHW * cb * 4, cb * 4, 4}; }
+V blocked_sizes(std::int64_t cb) { return {kN, kC / cb, kHW, cb}; }
+
+void BM_to_blocked(benchmark::State& s) {
+  const std::int64_t cb = s.range(0);
+  run_case(s, 4, blocked_sizes(cb), nchw_strides(cb), blocked_strides(cb), 0, kLayoutBytes,
+           static_cast<int>(s.range(1)));
+}
+void BM_from_blocked(benchmark::State& s) {
+  const std::int64_t cb = s.range(0);
+  run_case(s, 4, blocked_sizes(cb), blocked_strides(cb), nchw_strides(cb), 0, kLayoutBytes,
+           static_cast<int>(s.range(1)));
+}
+void layout_args(benchmark::internal::Benchmark* b) {
+  for (const int t : {kThreads, 1})
+    for (const int cb : {16, 8}) b->Args({cb, t});
+  b->ArgNames({"block", "threads"})->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+BENCHMARK(BM_to_blocked)->Apply(layout_args);
+BENCHMARK(BM_from_blocked)->Apply(layout_args);
+
+#if defined(STRIDED_BENCH_DNNL)
+// oneDNN's reorder between the same buffers (its OpenMP team set to the same thread count).
+void dnnl_reorder(benchmark::State& state, bool to_blocked) {
+  using tag = dnnl::memory::format_tag;
+  auto& b = buffers();
+  omp_set_num_threads(static_cast<int>(state.range(1)));
+  const tag blocked = state.range(0) == 16 ? tag::nChw16c : tag::nChw8c;
+  dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+  dnnl::stream st(eng);
+  const dnnl::memory::dims dims{kN, kC, kH, kW};
+  const dnnl::memory::desc nchw(dims, dnnl::memory::data_type::f32, tag::nchw);
+  const dnnl::memory::desc blk(dims, dnnl::memory::data_type::f32, blocked);
+  dnnl::memory src(to_blocked ? nchw : blk, eng, b.a.data()), dst(to_blocked ? blk : nchw, eng, b.o.data());
+  dnnl::reorder r(src, dst);
+  for (auto _ : state) {
+    r.execute(st, src, dst);
+    st.wait();
+  }
+  state.SetBytesProcessed(state.iterations() * kLayoutBytes);
+}
+void BM_dnnl_to_blocked(benchmark::State& s) { dnnl_reorder(s, true); }
+void BM_dnnl_from_blocked(benchmark::State& s) { dnnl_reorder(s, false); }
+BENCHMARK(BM_dnnl_to_blocked)->Apply(layout_args);
+BENCHMARK(BM_dnnl_from_blocked)->Apply(layout_args);
+#endif
 
 // Tiny: the cost of run_copy itself on a 4x4 float32 reversal (plan made once).
 void BM_tiny_reverse_4x4(benchmark::State& state) {

@@ -33,6 +33,8 @@ struct KernelTable {
   const char* name;
   // [streaming stores?][kind][log2 width]. Streaming (non-temporal) variants are for outputs
   // larger than the cache; they fall back to ordinary stores where alignment does not allow.
+  // Streaming Gather and Transpose do not fence (an sfence per call costs more than a small
+  // call's copy): whoever calls them fences before the output is used (the planner's run_span).
   CopyKernel k[2][kKernelKinds][4];
   // [from DataType][to DataType][contiguous inner loop?]; null for equal types (a plain copy).
   CopyKernel convert[kDtypeSlots][kDtypeSlots][2];

@@ -245,26 +245,138 @@ void k_reverse(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64, i6
 }
 
 // ------------------------------------------------------------------ strided source, contiguous destination
+// ------------------------------------------------------------------ narrow shuffles (AVX-512)
+// vpermt2d/q/w pick any lanes of two registers: a stride-K gather (K source vectors -> one) or
+// a C-plane interleave (C plane vectors -> C output vectors) is a chain of K-1 (C-1) of them,
+// with index vectors built once per kernel call (C, K <= 8). W = 1 would need VBMI (not in this
+// target).
+#if defined(STRIDED_AVX512)
+template <int W> constexpr bool has_perm2() { return W >= 2; }
+template <int W> inline vec perm2(vec a, vec idx, vec b) {
+  if constexpr (W == 2) return _mm512_permutex2var_epi16(a, idx, b);
+  else if constexpr (W == 4) return _mm512_permutex2var_epi32(a, idx, b);
+  else return _mm512_permutex2var_epi64(a, idx, b);
+}
+template <int W, bool NT> inline void put(byte* p, vec v) {
+  if (NT) vstream(p, v);
+  else vstore(p, v);
+}
+
+// Index vectors for the stride-K gather of offset r: step t (1..K-1) merges source vector t
+// (t == 1: vectors 0 and 1) into the lanes q whose element q*K + r lies in it.
+template <int W, int K> struct GatherIdx {
+  static constexpr int E = SK_VB / W;
+  vec idx[K][K > 1 ? K - 1 : 1];
+  GatherIdx() {
+    alignas(64) U<W> a[E];
+    for (int r = 0; r < K; ++r)
+      for (int t = 1; t < K; ++t) {
+        for (int q = 0; q < E; ++q) {
+          const int g = q * K + r, v = g / E;
+          a[q] = static_cast<U<W>>(t == 1 ? (v <= 1 ? g : 0) : (v == t ? E + g % E : q));
+        }
+        idx[r][t - 1] = vload(reinterpret_cast<const byte*>(a));
+      }
+  }
+};
+
+// Rows r < R (R == K: a de-interleave; R == 1: a strided gather) of d[r*ds1 + i*W] =
+// s[(i*K + r)*W] for i < n; returns how many i were done (whole vectors; the caller finishes).
+template <int W, int K, int R, bool NT> inline i64 gather_simd(const byte* s, byte* d, i64 ds1, i64 n) {
+  constexpr int E = SK_VB / W;
+  const GatherIdx<W, K> g;
+  i64 i = 0;
+  for (; i + E <= n; i += E) {
+    vec v[K];
+    for (int t = 0; t < K; ++t) v[t] = vload(s + (i * K + t * E) * W);
+    for (int r = 0; r < R; ++r) {
+      vec acc = perm2<W>(v[0], g.idx[r][0], v[1]);
+      for (int t = 2; t < K; ++t) acc = perm2<W>(acc, g.idx[r][t - 1], v[t]);
+      put<W, NT>(d + r * ds1 + i * W, acc);
+    }
+  }
+  return i;
+}
+
+// C planes (plane c at s + c*ss0) into rows of C: output vector u of a block of E rows holds
+// elements p = u*E + lane, from plane p % C, row p / C. Returns the rows done.
+template <int W, int C, bool NT> inline i64 interleave_simd(const byte* s, i64 ss0, byte* d, i64 n1) {
+  constexpr int E = SK_VB / W;
+  vec idx[C][C - 1];
+  {
+    alignas(64) U<W> a[E];
+    for (int u = 0; u < C; ++u)
+      for (int t = 1; t < C; ++t) {
+        for (int q = 0; q < E; ++q) {
+          const int p = u * E + q, c = p % C, row = p / C;
+          a[q] = static_cast<U<W>>(t == 1 ? (c <= 1 ? c * E + row : 0) : (c == t ? E + row : q));
+        }
+        idx[u][t - 1] = vload(reinterpret_cast<const byte*>(a));
+      }
+  }
+  i64 r = 0;
+  for (; r + E <= n1; r += E) {
+    vec v[C];
+    for (int c = 0; c < C; ++c) v[c] = vload(s + c * ss0 + r * W);
+    for (int u = 0; u < C; ++u) {
+      vec acc = perm2<W>(v[0], idx[u][0], v[1]);
+      for (int t = 2; t < C; ++t) acc = perm2<W>(acc, idx[u][t - 1], v[t]);
+      put<W, NT>(d + (r * C + u * E) * W, acc);
+    }
+  }
+  return r;
+}
+#else
+template <int W> constexpr bool has_perm2() { return false; }
+#endif
+
+// One row dr[i] = sr[i * stride]: K > 0 is the stride in elements, known at compile time (the
+// de-interleave of narrow transposes and step-K slices: the loads become fixed offsets);
+// K == 0 reads the stride ss0 (bytes) at run time.
+template <int W, bool NT, int K> inline void gather_row(byte* dr, const byte* sr, i64 n0, i64 ss0) {
+  const i64 st0 = K > 0 ? i64{K} * W : ss0;
+  i64 i = 0;
+#if defined(SK_VB)
+  constexpr i64 per = SK_VB / W, B = 1024 / W;
+  if (NT && addr(dr) % W == 0 && n0 >= 4 * per) {
+    for (; (addr(dr + i * W) & (SK_VB - 1)) != 0; ++i) st<W>(dr + i * W, ld<W>(sr + i * st0));
+    // Gathered 1 KiB at a time into L1, then streamed: reading a vector right after its
+    // element stores would stall on store forwarding (measured 3x slower per vector).
+    alignas(64) byte buf[B * W];
+    for (; i + B <= n0; i += B) {
+      for (i64 j = 0; j < B; ++j) st<W>(buf + j * W, ld<W>(sr + (i + j) * st0));
+      for (i64 q = 0; q < B * W; q += SK_VB) vstream(dr + i * W + q, vload(buf + q));
+    }
+  }
+#endif
+  for (; i < n0; ++i) st<W>(dr + i * W, ld<W>(sr + i * st0));
+}
+
 template <int W, bool NT>
 void k_gather(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64) {
   for (i64 r = 0; r < n1; ++r) {
     const byte* sr = s + r * ss1;
     byte* dr = d + r * ds1;
-    i64 i = 0;
-#if defined(SK_VB)
-    constexpr i64 per = SK_VB / W;
-    if (NT && addr(dr) % W == 0 && n0 >= 4 * per) {
-      for (; (addr(dr + i * W) & (SK_VB - 1)) != 0; ++i) st<W>(dr + i * W, ld<W>(sr + i * ss0));
-      for (; i + per <= n0; i += per) {
-        U<W> buf[per];  // gathered in registers / L1, then one streaming store
-        for (i64 j = 0; j < per; ++j) buf[j] = ld<W>(sr + (i + j) * ss0);
-        vstream(dr + i * W, vload(reinterpret_cast<const byte*>(buf)));
+#if defined(STRIDED_AVX512)
+    if constexpr (has_perm2<W>()) {
+      if ((ss0 == 2 * W || ss0 == 3 * W || ss0 == 4 * W) && (!NT || addr(dr) % W == 0)) {
+        i64 h = NT ? imin(n0, static_cast<i64>(((0 - addr(dr)) & (SK_VB - 1)) / W)) : 0;
+        gather_row<W, false, 0>(dr, sr, h, ss0);  // up to the first aligned vector
+        const i64 K = ss0 / W;
+        h += K == 2   ? gather_simd<W, 2, 1, NT>(sr + h * ss0, dr + h * W, 0, n0 - h)
+             : K == 3 ? gather_simd<W, 3, 1, NT>(sr + h * ss0, dr + h * W, 0, n0 - h)
+                      : gather_simd<W, 4, 1, NT>(sr + h * ss0, dr + h * W, 0, n0 - h);
+        gather_row<W, false, 0>(dr + h * W, sr + h * ss0, n0 - h, ss0);
+        continue;
       }
     }
 #endif
-    for (; i < n0; ++i) st<W>(dr + i * W, ld<W>(sr + i * ss0));
+    if (ss0 == 2 * W) gather_row<W, NT, 2>(dr, sr, n0, ss0);  // x[..., ::2]
+    else if (ss0 == 3 * W) gather_row<W, NT, 3>(dr, sr, n0, ss0);
+    else if (ss0 == 4 * W) gather_row<W, NT, 4>(dr, sr, n0, ss0);
+    else gather_row<W, NT, 0>(dr, sr, n0, ss0);
   }
-  if (NT) fence();
+  // no fence: the planner's loop runner fences once per span (kernels.hpp)
 }
 
 template <int W, bool NT>
@@ -654,6 +766,82 @@ inline void block_staged(const byte* s, i64 ss0, byte* d, i64 ds1, const byte* n
 }
 #endif
 
+#if defined(SK_VB)
+// ------------------------------------------------------------------ panels: one short side
+// NCHW <-> NHWC with C = 16..256: one side of the transpose is a short packed row (C elements),
+// too short for the square blocks above. A panel takes whole short rows: the long side cut in
+// pieces of m, tiled in L1 and written as long runs, so each source line is read once and each
+// destination line written once, whole, with no peeled columns or scalar edges.
+constexpr i64 kPanel = 16384;  // bytes per staging buffer
+template <int W> constexpr i64 panel_rc() { return W <= 2 ? SK_VB / W : tile_edge<W>(); }
+
+// `rows` rows (stride RS) of `cols` elements -> `cols` rows (stride RD) of `rows` elements;
+// rows % tile_edge, cols % panel_rc.
+template <int W> inline void tile_area(const byte* sb, i64 RS, byte* db, i64 RD, i64 rows, i64 cols) {
+  constexpr i64 T = tile_edge<W>(), RC = panel_rc<W>();
+  for (i64 c = 0; c < cols; c += RC)
+    for (i64 i = 0; i < rows; i += T) {
+      if constexpr (W == 1) wide_u8(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
+      else if constexpr (W == 2) wide_u16(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
+      else micro<W, false>(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
+    }
+}
+
+// b bytes (a multiple of SK_VB) from an aligned buffer; streamed from the first aligned vector.
+template <bool NT> inline void put_run(byte* d, const byte* b, i64 n) {
+  i64 q = 0;
+  if (NT) {
+    const i64 h = imin(n, static_cast<i64>((0 - addr(d)) & (SK_VB - 1)));
+    std::memcpy(d, b, static_cast<std::size_t>(h));
+    for (q = h; q + SK_VB <= n; q += SK_VB) vstream(d + q, vload(b + q));
+  } else {
+    for (; q + SK_VB <= n; q += SK_VB) vstore(d + q, vload(b + q));
+  }
+  std::memcpy(d + q, b + q, static_cast<std::size_t>(n - q));
+}
+
+// Destination rows of n0 elements packed one after another (ds1 == n0*W; NCHW -> NHWC): m
+// destination rows at a time; the n0 source rows (far apart: staged, the next panel's prefetched).
+template <int W, bool NT> void panel_rows(const byte* s, byte* d, i64 n1, i64 n0, i64 ss0) {
+  constexpr i64 RC = panel_rc<W>();
+  const i64 m = 2 * kPanel / (n0 * W) / RC * RC, RS = m * W, RD = n0 * W;
+  alignas(64) byte sb[2 * kPanel];
+  alignas(64) byte db[2 * kPanel];
+  // Prefetch PD rows ahead (into the next panel at the end): with planes a power of two apart,
+  // the rows share cache sets, and a whole panel prefetched ahead would evict itself.
+  constexpr i64 PD = 8;
+  i64 r0 = 0;
+  for (; r0 + m <= n1; r0 += m) {
+    for (i64 k = 0; k < n0; ++k) {
+      const byte* sr = s + k * ss0 + r0 * W;
+      const byte* pf = k + PD < n0 ? sr + PD * ss0 : r0 + 2 * m <= n1 ? sr + (PD - n0) * ss0 + RS : nullptr;
+      if (pf)
+        for (i64 q = 0; q < RS; q += 64) prefetch_l2(pf + q);
+      for (i64 q = 0; q < RS; q += SK_VB) vstore(sb + k * RS + q, vload(sr + q));
+    }
+    tile_area<W>(sb, RS, db, RD, n0, m);
+    put_run<NT>(d + r0 * RD, db, m * RD);
+  }
+  for (; r0 < n1; ++r0)
+    for (i64 i = 0; i < n0; ++i) st<W>(d + r0 * RD + i * W, ld<W>(s + r0 * W + i * ss0));
+}
+
+// The mirror (ss0 == n1*W; NHWC -> NCHW): m packed source rows (contiguous) tiled into n1
+// destination row pieces of m elements.
+template <int W, bool NT> void panel_cols(const byte* s, byte* d, i64 n1, i64 ds1, i64 n0) {
+  constexpr i64 T = tile_edge<W>();
+  const i64 m = 4 * kPanel / (n1 * W) / T * T, RS = n1 * W, RD = m * W;
+  alignas(64) byte db[4 * kPanel];
+  i64 i0 = 0;
+  for (; i0 + m <= n0; i0 += m) {
+    tile_area<W>(s + i0 * RS, RS, db, RD, m, n1);
+    for (i64 r = 0; r < n1; ++r) put_run<NT>(d + r * ds1 + i0 * W, db + r * RD, RD);
+  }
+  for (i64 r = 0; r < n1; ++r)
+    for (i64 i = i0; i < n0; ++i) st<W>(d + r * ds1 + i * W, ld<W>(s + r * W + i * RS));
+}
+#endif
+
 template <int W>
 inline void edge_block(const byte* s, byte* d, i64 r0, i64 r1, i64 i0, i64 i1, i64 ss1, i64 ds1, i64 ss0, i64 ds0,
                        bool simd) {
@@ -703,17 +891,128 @@ void transpose_tiles(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i
       edge_block<W>(s, d, r0, imin(n1, r0 + B), i0, imin(n0, i0 + B), ss1, ds1, ss0, ds0, simd);
 }
 
+// ------------------------------------------------------------------ narrow transposes
+// One side of at most kNarrow elements (NCHW <-> NHWC with C = 3, depth_to_space's interleave of
+// b planes, space_to_depth's reverse): too narrow for micro-tiles and cache blocks, so the
+// narrow count C is a template argument and each element is one fixed-offset load and store.
+constexpr int kNarrow = 16;
+
+// Interleave C planes (plane c at s + c*ss0, contiguous along r) into rows of C contiguous
+// elements: d[r*ds1 + c*W] = s[c*ss0 + r*W]. A contiguous output (ds1 == C*W) is built 4 KiB
+// at a time in L1 and written whole, streamed when NT (no read-for-ownership of the output).
+template <int W, int C, bool NT> void interleave(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n1) {
+  constexpr i64 RW = C * W, R = 4096 / RW;
+#if defined(STRIDED_AVX512)
+  if constexpr (has_perm2<W>() && C >= 2 && C <= 8) {
+    if (ds1 == RW) {
+      // Rows up to the first 64-byte-aligned output vector by the scalar loop below.
+      i64 h = 0;
+      while (h < n1 && h < 64 && (addr(d + h * RW) & (SK_VB - 1)) != 0) ++h;
+      if ((addr(d + h * RW) & (SK_VB - 1)) != 0) h = 0;  // never aligned: unaligned stores
+      for (i64 r = 0; r < h; ++r)
+        for (int c = 0; c < C; ++c) st<W>(d + r * RW + c * W, ld<W>(s + c * ss0 + r * W));
+      const i64 m =
+          h + (h == 0 && (addr(d) & (SK_VB - 1)) != 0 ? interleave_simd<W, C, false>(s, ss0, d, n1)
+                                                      : interleave_simd<W, C, NT>(s + h * W, ss0, d + h * RW, n1 - h));
+      for (i64 r = m; r < n1; ++r)
+        for (int c = 0; c < C; ++c) st<W>(d + r * RW + c * W, ld<W>(s + c * ss0 + r * W));
+      return;
+    }
+  }
+#endif
+  if (ds1 == RW) {
+    alignas(64) byte buf[R * RW];
+    for (i64 r0 = 0; r0 < n1; r0 += R) {
+      const i64 m = imin(R, n1 - r0);
+      const byte* sp = s + r0 * W;
+      for (i64 r = 0; r < m; ++r)
+        for (int c = 0; c < C; ++c) st<W>(buf + r * RW + c * W, ld<W>(sp + c * ss0 + r * W));
+      copy_run<NT>(d + r0 * RW, buf, static_cast<std::size_t>(m * RW));
+    }
+    return;
+  }
+  for (i64 r = 0; r < n1; ++r)
+    for (int c = 0; c < C; ++c) st<W>(d + r * ds1 + c * W, ld<W>(s + c * ss0 + r * W));
+}
+
+// The reverse: C destination rows (row r at d + r*ds1, contiguous along i) from every C-th
+// element: d[r*ds1 + i*W] = s[r*W + i*ss0]. Chunks of about 8 KiB of source, read by all C rows
+// while in L1; a compile-time stride when the source is packed (ss0 == C*W).
+template <int W, int C, bool NT> void deinterleave(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n0) {
+  constexpr i64 I = (8192 / (C * W) + 63) / 64 * 64;
+#if defined(STRIDED_AVX512)
+  if constexpr (has_perm2<W>() && C >= 2 && C <= 8) {
+    if (ss0 == C * W) {
+      // Streams only when every row reaches a 64-byte boundary at the same column, and the
+      // rows are long: C streams of short pieces (space_to_depth's 512-byte rows) ran 1.45x
+      // slower streamed than cached (3.05 vs 2.1 ms, (4,32,256,256) f32, one thread).
+      const bool nt = NT && ds1 % SK_VB == 0 && addr(d) % W == 0 && n0 * W >= 4096;
+      const i64 h = nt ? imin(n0, static_cast<i64>(((0 - addr(d)) & (SK_VB - 1)) / W)) : 0;
+      i64 m = h;
+      if (nt) m += gather_simd<W, C, C, true>(s + h * ss0, d + h * W, ds1, n0 - h);
+      else m += gather_simd<W, C, C, false>(s, d, ds1, n0);
+      for (int r = 0; r < C; ++r) {
+        gather_row<W, false, C>(d + r * ds1, s + r * W, h, ss0);
+        gather_row<W, false, C>(d + r * ds1 + m * W, s + r * W + m * ss0, n0 - m, ss0);
+      }
+      return;
+    }
+  }
+#endif
+  if (NT && n0 * W < 4096) {  // short rows: cached stores (above)
+    deinterleave<W, C, false>(s, ss0, d, ds1, n0);
+    return;
+  }
+  for (i64 i0 = 0; i0 < n0; i0 += I) {
+    const i64 m = imin(I, n0 - i0);
+    for (int r = 0; r < C; ++r) {
+      if (ss0 == C * W) gather_row<W, NT, C>(d + r * ds1 + i0 * W, s + r * W + i0 * ss0, m, ss0);
+      else gather_row<W, NT, 0>(d + r * ds1 + i0 * W, s + r * W + i0 * ss0, m, ss0);
+    }
+  }
+}
+
+// Runs the narrow kernel for C == n (1 <= n <= kNarrow). DE: de-interleave, else interleave.
+template <int W, bool NT, bool DE, int C = 1>
+inline void narrow(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n, i64 len) {
+  if (n == C) {
+    if constexpr (DE) deinterleave<W, C, NT>(s, ss0, d, ds1, len);
+    else interleave<W, C, NT>(s, ss0, d, ds1, len);
+  } else if constexpr (C < kNarrow) {
+    narrow<W, NT, DE, C + 1>(s, ss0, d, ds1, n, len);
+  }
+}
+
 template <int W, bool NT>
 void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64 ds0) {
   constexpr i64 T = tile_edge<W>();
-  const bool simd = T > 0 && ss1 == W && ds0 == W;
+  const bool unit = ss1 == W && ds0 == W;
+  // Sides of up to 8: the narrow kernels (shuffle chains); 9..16: panels where they apply
+  // (nChw16c: a chain of 15 shuffles per vector ran 1.3x slower than the panel).
+  const i64 small = imin(n0, n1);
+  if (unit && small <= kNarrow && (T == 0 || small <= 8 || small % (T > 0 ? T : 1) != 0)) {
+    if (n0 <= n1) narrow<W, NT, false>(s, ss0, d, ds1, n0, n1);
+    else narrow<W, NT, true>(s, ss0, d, ds1, n1, n0);
+    return;  // no fence: see k_gather
+  }
+  const bool simd = T > 0 && unit;
 #if defined(SK_VB)
+  if (simd) {
+    constexpr i64 RC = panel_rc<W>();
+    if (ds1 == n0 * W && n0 % T == 0 && n0 * W * RC <= kPanel && n1 >= RC) {
+      panel_rows<W, NT>(s, d, n1, n0, ss0);
+      return;
+    }
+    if (ss0 == n1 * W && n1 % RC == 0 && n1 * W * T <= kPanel && n0 >= T) {
+      panel_cols<W, NT>(s, d, n1, ds1, n0);
+      return;
+    }
+  }
   if (NT && simd && ds1 % 64 == 0 && addr(d) % W == 0) {
     // Peel the columns before the first 64-byte-aligned one (ds1 keeps all rows in phase).
     const i64 h = imin(n0, static_cast<i64>(((0 - addr(d)) & 63u) / W));
     if (h > 0) transpose_tiles<W, false>(s, d, n1, ss1, ds1, h, ss0, ds0, true);
     transpose_tiles<W, true>(s + h * ss0, d + h * W, n1, ss1, ds1, n0 - h, ss0, ds0, true);
-    fence();
     return;
   }
 #endif

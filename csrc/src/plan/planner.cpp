@@ -10,6 +10,11 @@
 #include "runtime/simd.hpp"
 #include "strided/error.hpp"
 #include "util/checked.hpp"
+#include "util/isa.hpp"
+
+#if defined(STRIDED_SSE2)
+#include <immintrin.h>
+#endif
 
 #ifdef STRIDED_HAVE_OPENMP
 #include <omp.h>
@@ -180,6 +185,12 @@ std::shared_ptr<const CopyPlan> plan_copy(std::size_t width, const std::vector<s
     dims.erase(dims.begin() + static_cast<std::ptrdiff_t>(b));
     dims.insert(dims.end() - 1, bd);
     p->kind = KernelKind::Transpose;
+    // 8. A few planes outside a destination-ordered loop (space_to_depth's block rows): step
+    // through them innermost, so the source is read in one sweep instead of one per plane;
+    // the destination keeps a few sequential streams (measured 1.5x on (4,32,256,256) b=2).
+    const std::size_t m = dims.size();
+    if (m >= 4 && dims[m - 4].n <= 16 && iabs(dims[m - 4].ss) < iabs(dims[m - 3].ss))
+      std::swap(dims[m - 4], dims[m - 3]);
   } else if (in.ds == Wd) {
     p->kind = in.ss == Wd    ? KernelKind::Contig
               : in.ss == 0   ? KernelKind::Fill
@@ -217,6 +228,16 @@ std::shared_ptr<const CopyPlan> plan_convert(DataType from, DataType to, const s
 }
 
 namespace {
+
+// Streaming stores are weakly ordered: publish them before the span's caller goes on (the
+// Gather and Transpose kernels leave this to their caller, kernels.hpp).
+inline void stream_fence(const CopyPlan& p) {
+#if defined(STRIDED_SSE2)
+  if (p.stream) _mm_sfence();
+#else
+  (void)p;
+#endif
+}
 
 // Runs elements [e0, e1) of the flattened (outer..., row, inner) space. Rows are handed to the
 // kernel in batches of whole rows within one outer position; partial rows only at the ends.
@@ -268,6 +289,7 @@ void run_span(const CopyPlan& p, CopyKernel kern, const std::byte* s, std::byte*
     }
   }
   if (iend > 0) kern(s + i1 * ss1, d + i1 * ds1, 1, ss1, ds1, iend, ss0, ds0);
+  stream_fence(p);
 }
 
 }  // namespace
@@ -296,8 +318,10 @@ bool bind(const CopyPlan& p, const void* src, void* dst, Bound& b) {
 
 void run_serial(const Bound& b) {
   const CopyPlan& p = *b.p;
-  if (p.outer.empty()) b.kern(b.s, b.d, p.row.n, p.row.ss, p.row.ds, p.inner.n, p.inner.ss, p.inner.ds);
-  else run_span(p, b.kern, b.s, b.d, 0, p.outer_count * p.row.n * p.inner.n);
+  if (p.outer.empty()) {
+    b.kern(b.s, b.d, p.row.n, p.row.ss, p.row.ds, p.inner.n, p.inner.ss, p.inner.ds);
+    stream_fence(p);
+  } else run_span(p, b.kern, b.s, b.d, 0, p.outer_count * p.row.n * p.inner.n);
 }
 
 // Split granule: whole rows when there are plenty (transposes: bands of 64 rows, one cache

@@ -1,0 +1,118 @@
+"""Layout rows of compare.py (issue 14 goal 3, issue 13's depth_to_space row): transposes and
+relayouts of 12-32 MiB at the run's thread count, held to a fraction of a memcpy of the same bytes.
+Narrow planes (C = 2, 3) are the interleave / de-interleave kernels; C = 64 the tiled transpose."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import strided as sd
+from _peers import group, memcpy
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+_rng = np.random.default_rng(11)
+
+
+def _rand(shape, dt):
+    return _rng.random(shape, dtype=np.float32).astype(dt)
+
+
+def _add(name, nbytes, goal, make_x, out_shape, dt, view):
+    """One group: out[...] = view(x) by strided (sd.copy), numpy (copyto) and torch (copy_)."""
+    g = group(name, nbytes, goal)
+
+    @g.impl("strided")
+    def _():
+        x, o = make_x(), np.empty(out_shape, dt)
+        return lambda: sd.copy(view(x), out=o)
+
+    @g.impl("numpy")
+    def _():
+        x, o = make_x(), np.empty(out_shape, dt)
+        return lambda: np.copyto(o, view(x))
+
+    if torch is not None:
+
+        @g.impl("torch")
+        def _():
+            x, o = make_x(), np.empty(out_shape, dt)
+            xt, ot = torch.from_numpy(x), torch.from_numpy(o)
+            return lambda: ot.copy_(view(xt))
+
+    return g
+
+
+def _perm(a, axes):
+    return a.permute(*axes) if torch is not None and isinstance(a, torch.Tensor) else a.transpose(axes)
+
+
+for dt, dname in ((np.float32, "f32"), (np.float16, "f16")):
+    isz = np.dtype(dt).itemsize
+    for shape in ((1, 3, 1024, 1024), (1, 3, 2048, 2048), (4, 64, 128, 128), (8, 64, 128, 128)):
+        nb = int(np.prod(shape)) * isz
+        if not 12 << 20 <= nb <= 32 << 20:
+            continue
+        n, c, h, w = shape
+        label = f"{dname} {shape} {nb >> 20} MiB"
+        _add(
+            f"NCHW->NHWC {label}",
+            nb,
+            memcpy(0.8),
+            lambda s=shape, d=dt: _rand(s, d),
+            (n, h, w, c),
+            dt,
+            lambda a: _perm(a, (0, 2, 3, 1)),
+        )
+        _add(
+            f"NHWC->NCHW {label}",
+            nb,
+            memcpy(0.8),
+            lambda s=(n, h, w, c), d=dt: _rand(s, d),
+            shape,
+            dt,
+            lambda a: _perm(a, (0, 3, 1, 2)),
+        )
+
+# depth_to_space DCR (DirectML's default), block 2: the output's rows interleave 2 input planes.
+_D2S = group("depth_to_space f32 (4,128,128,128) b=2 DCR -> 32 MiB", 32 << 20, memcpy(0.8))
+
+
+@_D2S.impl("strided")
+def _():
+    x, o = _rand((4, 128, 128, 128), np.float32), np.empty((4, 32, 256, 256), np.float32)
+    return lambda: sd.depth_to_space(x, 2, "DCR", out=o)
+
+
+@_D2S.impl("numpy")
+def _():
+    x, o = _rand((4, 128, 128, 128), np.float32), np.empty((4, 32, 256, 256), np.float32)
+    xv, ov = x.reshape(4, 2, 2, 32, 128, 128).transpose(0, 3, 4, 1, 5, 2), o.reshape(4, 32, 128, 2, 128, 2)
+    return lambda: np.copyto(ov, xv)
+
+
+if torch is not None:
+
+    @_D2S.impl("torch")
+    def _():
+        x, o = _rand((4, 128, 128, 128), np.float32), np.empty((4, 32, 256, 256), np.float32)
+        xt, ot = torch.from_numpy(x), torch.from_numpy(o)
+        xv, ov = xt.reshape(4, 2, 2, 32, 128, 128).permute(0, 3, 4, 1, 5, 2), ot.reshape(4, 32, 128, 2, 128, 2)
+        return lambda: ov.copy_(xv)
+
+
+# x[:, ::2] of 4096x8192 f32 into a contiguous 4096x4096: every line of x is read (64 MiB) and
+# 32 MiB written, so nbytes = (64 + 32) / 2 MiB (counting only the elements used, 32 MiB, the
+# bound would be 2/3 of memcpy, under the goal).
+_add(
+    "slice x[:, ::2] f32 4096x8192 -> 32 MiB",
+    48 << 20,
+    memcpy(0.7),
+    lambda: _rand((4096, 8192), np.float32),
+    (4096, 4096),
+    np.float32,
+    lambda a: a[:, ::2],
+)

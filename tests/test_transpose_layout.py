@@ -1,0 +1,105 @@
+"""Transposes and relayouts under every compiled SIMD target (the copy engine's narrow
+interleave / de-interleave kernels, the short-side panels, stride-K gathers), against numpy:
+narrow sides 1..17, all element widths, odd shapes, negative strides, both directions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import strided as sd
+from strided import _core
+
+TARGETS = _core._simd_targets()
+DTYPES = (np.uint8, np.float16, np.float32, np.float64)  # 1, 2, 4, 8 bytes
+_rng = np.random.default_rng(3)
+
+
+@pytest.fixture(params=TARGETS)
+def target(request):
+    before = _core._simd()
+    _core._set_simd(request.param)
+    yield request.param
+    _core._set_simd(before)
+
+
+@pytest.fixture(params=[1, 2])
+def threads(request):
+    before = sd.get_num_threads()
+    sd.set_num_threads(request.param)
+    yield request.param
+    sd.set_num_threads(before)
+
+
+def _data(shape, dt):
+    # distinct bit patterns (a float view of random integers: NaN payloads must survive too)
+    a = _rng.integers(0, 256, size=int(np.prod(shape)) * np.dtype(dt).itemsize, dtype=np.uint8)
+    return a.view(dt).reshape(shape)
+
+
+def _check(view):
+    out = np.empty(view.shape, view.dtype)
+    sd.copy(view, out=out)
+    assert out.tobytes() == np.ascontiguousarray(view).tobytes()
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_narrow_both_directions(target, threads, dt):
+    for c in range(1, 18):
+        for hw in (1, 7, 64, 333, 1031):
+            x = _data((2, c, hw), dt)
+            _check(x.transpose(0, 2, 1))  # interleave: c planes -> rows of c
+            y = np.ascontiguousarray(x.transpose(0, 2, 1))
+            _check(y.transpose(0, 2, 1))  # de-interleave
+            _check(y[:, ::-1].transpose(0, 2, 1))  # negative strides
+            _check(x[:, ::-1, ::-1].transpose(0, 2, 1))
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_short_side_panels(target, threads, dt):
+    # NCHW <-> NHWC with C = 16..256: the panel kernels; odd H*W leave a remainder
+    for c in (16, 24, 32, 48, 64, 128, 256):
+        for hw in (5, 67, 1000):
+            x = _data((2, c, hw), dt)
+            _check(x.transpose(0, 2, 1))
+            _check(np.ascontiguousarray(x.transpose(0, 2, 1)).transpose(0, 2, 1))
+            _check(x[:, :, 1:].transpose(0, 2, 1))  # an odd offset: unaligned rows
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_strided_gather_rows(target, threads, dt):
+    x = _data((5, 2000), dt)
+    for k in (2, 3, 4, 5):
+        _check(x[:, ::k])
+        _check(x[:, 1::k])
+        _check(x[::-1, ::-k])
+        _check(x.reshape(-1)[3::k])
+
+
+@pytest.mark.parametrize("dt", (np.float32, np.uint16))
+def test_depth_space_blocks(target, threads, dt):
+    # depth_to_space / space_to_depth: block-interleaved rows, the outer loop order swap
+    for b in (2, 3, 4):
+        x = _data((2, 3 * b * b, 9, 70), dt)
+        n, c, h, w = x.shape
+        ref = x.reshape(n, b, b, c // (b * b), h, w).transpose(0, 3, 4, 1, 5, 2).reshape(n, c // (b * b), h * b, w * b)
+        assert np.array_equal(sd.depth_to_space(x, b, "DCR").view(np.uint8), ref.view(np.uint8))
+        back = sd.space_to_depth(ref, b, "DCR")
+        assert np.array_equal(back.view(np.uint8), x.view(np.uint8))
+
+
+def test_large_streamed(target):
+    # above the streaming threshold: the non-temporal paths and their fences
+    before = _core._stream_threshold()
+    _core._set_stream_threshold(1 << 12)
+    try:
+        x = _data((1, 3, 300, 301), np.float32)
+        _check(x.transpose(0, 2, 3, 1))
+        _check(np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2))
+        y = _data((2, 64, 40, 41), np.float16)
+        _check(y.transpose(0, 2, 3, 1))
+        _check(np.ascontiguousarray(y.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2))
+        z = _data((300, 1000), np.float32)
+        _check(z[:, ::2])
+    finally:
+        _core._set_stream_threshold(before)
