@@ -1,6 +1,7 @@
-// The busy-machine cap (runtime.hpp's TeamWatch): a region whose caller waited far longer than it
-// worked caps the team; a probe after the back-off asks for one more thread; a probe that goes
-// well lifts the cap. Time is simulated with sleeps far above the thresholds (100 us, 20 ms).
+// The busy-machine cap (runtime.hpp's TeamWatch): two regions in a row whose caller waited far
+// longer than it worked cap the team (one alone may be team-mates waking from sleep); once the
+// back-off has passed, the next 3 calls get one more thread; a region that goes well at that
+// size lifts the cap. Time is simulated with sleeps far above the thresholds (100 us, 20 ms).
 #include <chrono>
 #include <thread>
 
@@ -15,61 +16,64 @@ constexpr std::uint64_t kBig = std::uint64_t{1} << 30;  // bytes: every thread i
 
 void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
-void late_team_caps_then_probes() {
+void late(int threads) {
+  TeamWatch w(threads);
+  w.caller_done();
+  sleep_ms(2);  // the caller waits 2 ms for team-mates after working ~0 ms
+}
+
+void good(int threads) {
+  TeamWatch w(threads);
+  w.caller_done();
+}
+
+void late_teams_cap_then_probe() {
   reset_team_cap();
   CHECK_EQ(threads_for_bytes(kBig, 4), 4);
-  {
-    TeamWatch w(4);
-    w.caller_done();
-    sleep_ms(2);  // the caller waits 2 ms for team-mates after working ~0 ms
-  }
+  late(4);
+  CHECK_EQ(team_cap(), 1024);  // one late region: team-mates may have been asleep
+  good(4);
+  late(4);
+  CHECK_EQ(team_cap(), 1024);  // not in a row
+  late(4);
   CHECK_EQ(team_cap(), 3);
   CHECK_EQ(threads_for_bytes(kBig, 4), 3);
   CHECK_EQ(threads_for_bytes(kBig, 2), 2);  // below the cap: untouched
   CHECK_EQ(threads_for_bytes(1000, 4), 1);  // the grain rule still applies
   sleep_ms(30);                             // past the first back-off (20 ms)
-  CHECK_EQ(threads_for_bytes(kBig, 4), 4);  // one probe ...
-  CHECK_EQ(threads_for_bytes(kBig, 4), 3);  // ... for one caller only
-  {
-    TeamWatch w(4);  // the probe's region goes well
-    w.caller_done();
-  }
+  CHECK_EQ(threads_for_bytes(kBig, 4), 4);  // the probe: 3 calls ...
+  CHECK_EQ(threads_for_bytes(kBig, 4), 4);
+  CHECK_EQ(threads_for_bytes(kBig, 4), 4);
+  CHECK_EQ(threads_for_bytes(kBig, 4), 3);  // ... then the cap again
+  good(4);                                  // a region of the probe went well
   CHECK_EQ(team_cap(), 4);
 }
 
 void stays_busy_backs_off() {
   reset_team_cap();
-  for (int i = 0; i < 3; ++i) {  // every probe is late again: the back-off doubles (20, 40, 80 ms)
-    TeamWatch w(2);
-    w.caller_done();
-    sleep_ms(1);
-  }
+  for (int i = 0; i < 8; ++i) late(2);  // four caps: the back-off doubles (20, 40, 80, 160 ms)
   CHECK_EQ(team_cap(), 1);
   sleep_ms(30);
-  CHECK_EQ(threads_for_bytes(kBig, 2), 1);  // the back-off is now longer than 30 ms
+  CHECK_EQ(threads_for_bytes(kBig, 2), 1);  // the back-off is now 160 ms
   reset_team_cap();
   CHECK_EQ(threads_for_bytes(kBig, 2), 2);
 }
 
 void busy_work_is_not_late() {
   reset_team_cap();
-  {
+  for (int i = 0; i < 2; ++i) {
     TeamWatch w(2);
     sleep_ms(3);  // the caller worked 3 ms, then waited ~0
     w.caller_done();
   }
   CHECK_EQ(team_cap(), 1024);
-  {
-    TeamWatch w(1);  // one thread: nothing to watch
-    w.caller_done();
-    sleep_ms(1);
-  }
+  for (int i = 0; i < 2; ++i) late(1);  // one thread: nothing to watch
   CHECK_EQ(team_cap(), 1024);
 }
 
 void phases_watch_the_first_barrier() {
   reset_team_cap();
-  {
+  for (int i = 0; i < 2; ++i) {
     TeamWatch w(2);
     w.caller_done();
     sleep_ms(2);  // waited at the phases' barrier
@@ -78,7 +82,7 @@ void phases_watch_the_first_barrier() {
   }
   CHECK_EQ(team_cap(), 1);
   reset_team_cap();
-  {
+  for (int i = 0; i < 2; ++i) {
     TeamWatch w(2);
     sleep_ms(3);
     w.caller_done();
@@ -91,9 +95,9 @@ void phases_watch_the_first_barrier() {
 }  // namespace
 
 int main() {
-  phases_watch_the_first_barrier();
-  late_team_caps_then_probes();
+  late_teams_cap_then_probe();
   stays_busy_backs_off();
   busy_work_is_not_late();
+  phases_watch_the_first_barrier();
   return check::report();
 }

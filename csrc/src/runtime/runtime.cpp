@@ -88,9 +88,10 @@ int resolve_threads(int requested) noexcept {
 
 namespace {
 constexpr int kUncapped = 1024;
-constexpr std::int64_t kLateNs = 100'000;                 // a wake-up is ~10-50 us; a lost time slice is ms
+constexpr std::int64_t kLateNs = 100'000;  // a warm wake-up is ~10 us; a lost time slice is ms
 constexpr std::int64_t kMinBackoffNs = 20'000'000, kMaxBackoffNs = 1'000'000'000;
-std::atomic<int> g_cap{kUncapped};
+constexpr int kProbeCalls = 3;
+std::atomic<int> g_cap{kUncapped}, g_streak{0}, g_grants{0};
 std::atomic<std::int64_t> g_probe_at{0}, g_backoff{kMinBackoffNs};
 
 std::int64_t now_ns() noexcept {
@@ -98,16 +99,18 @@ std::int64_t now_ns() noexcept {
       .count();
 }
 
-// The team for a region that would use `want` threads: the cap, or one more than the cap when a
-// probe is due (the first caller past the probe time takes it).
+// The team for a region that would use `want` threads: the cap, or one more than the cap for
+// the next 3 calls once a probe is due (the first region may meet team-mates asleep after a
+// pause; the next ones judge). The probe re-arms itself a back-off later.
 int capped(int want) noexcept {
   const int cap = g_cap.load(std::memory_order_relaxed);
   if (want <= cap) return want;
   std::int64_t at = g_probe_at.load(std::memory_order_relaxed);
   const std::int64_t now = now_ns();
   if (now >= at && g_probe_at.compare_exchange_strong(at, now + g_backoff.load(std::memory_order_relaxed)))
-    return cap + 1;
-  return cap;
+    g_grants.store(kProbeCalls, std::memory_order_relaxed);
+  return g_grants.load(std::memory_order_relaxed) > 0 && g_grants.fetch_sub(1, std::memory_order_relaxed) > 0 ? cap + 1
+                                                                                                              : cap;
 }
 }  // namespace
 
@@ -128,18 +131,29 @@ void TeamWatch::team_arrived() noexcept {
   if (threads_ > 1) arrived_ns_ = now_ns();
 }
 
+// Two late regions in a row cap the team: one alone is most often team-mates woken from sleep
+// after a pause between calls (100-200 us in a VM), which the next region does not pay.
 TeamWatch::~TeamWatch() {
   if (threads_ <= 1 || done_ns_ == 0) return;
   const std::int64_t end = arrived_ns_ ? arrived_ns_ : now_ns(), work = done_ns_ - start_ns_, wait = end - done_ns_;
-  if (wait > kLateNs && wait > work) {  // team-mates were not running: fewer threads for a while
-    const int cap = threads_ - 1 < g_cap.load(std::memory_order_relaxed) ? threads_ - 1 : g_cap.load();
+  if (wait > kLateNs && wait > work) {  // team-mates were not running
+    if (g_streak.fetch_add(1, std::memory_order_relaxed) + 1 < 2) return;
+    g_streak.store(0, std::memory_order_relaxed);
+    const int cur = g_cap.load(std::memory_order_relaxed);
+    const int cap = threads_ - 1 < cur ? threads_ - 1 : cur;
     g_cap.store(cap < 1 ? 1 : cap, std::memory_order_relaxed);
     const std::int64_t b = g_backoff.load(std::memory_order_relaxed);
     g_backoff.store(b * 2 < kMaxBackoffNs ? b * 2 : kMaxBackoffNs, std::memory_order_relaxed);
     g_probe_at.store(end + b, std::memory_order_relaxed);
-  } else if (threads_ > g_cap.load(std::memory_order_relaxed)) {  // a probe went well
+    g_grants.store(0, std::memory_order_relaxed);
+    return;
+  }
+  g_streak.store(0, std::memory_order_relaxed);
+  if (threads_ > g_cap.load(std::memory_order_relaxed)) {  // a probe went well: keep climbing
     g_cap.store(threads_, std::memory_order_relaxed);
     g_backoff.store(kMinBackoffNs, std::memory_order_relaxed);
+    g_probe_at.store(end + kMinBackoffNs, std::memory_order_relaxed);
+    g_grants.store(0, std::memory_order_relaxed);
   }
 }
 
@@ -147,6 +161,8 @@ int team_cap() noexcept { return g_cap.load(std::memory_order_relaxed); }
 
 void reset_team_cap() noexcept {
   g_cap.store(kUncapped, std::memory_order_relaxed);
+  g_streak.store(0, std::memory_order_relaxed);
+  g_grants.store(0, std::memory_order_relaxed);
   g_backoff.store(kMinBackoffNs, std::memory_order_relaxed);
   g_probe_at.store(0, std::memory_order_relaxed);
 }

@@ -18,10 +18,11 @@ int resolve_threads(int requested) noexcept;
 int threads_for_bytes(std::uint64_t bytes, int max_threads) noexcept;
 
 /// Watches one parallel region of `threads` threads on a possibly busy machine. When the caller
-/// (OpenMP's thread 0) had to wait at the region's end for team-mates far longer than it worked,
-/// they were not running (other processes held the cores): threads_for_bytes then gives fewer
-/// threads, and probes for more after a back-off that doubles while the machine stays busy
-/// (20 ms to 1 s). Only speed depends on it: results never depend on the team size.
+/// (OpenMP's thread 0) had to wait at the region's end for team-mates more than 100 us and
+/// longer than it worked, in two regions in a row, they were not running (other processes held
+/// the cores): threads_for_bytes then gives one thread fewer, and after a back-off that doubles
+/// while the machine stays busy (20 ms to 1 s) it tries one more for the next 3 calls. Only speed
+/// depends on it: results never depend on the team size.
 class TeamWatch {
  public:
   explicit TeamWatch(int threads) noexcept;
