@@ -393,12 +393,14 @@ void run_parallel(const Bound* bs, const i64* first_chunk, std::size_t n, int nt
 #pragma omp parallel num_threads(nt)
   {
     std::size_t j = 0;
+    i64 mine = 0;
     for (i64 c = next.fetch_add(1, std::memory_order_relaxed); c < all;
          c = next.fetch_add(1, std::memory_order_relaxed)) {
       while (c >= first_chunk[j + 1]) ++j;  // chunks are taken in increasing order
       run_chunk(bs[j], c - first_chunk[j]);
+      ++mine;
     }
-    if (omp_get_thread_num() == 0) watch.caller_done();
+    if (omp_get_thread_num() == 0) watch.caller_done(mine, all);
   }
 #else
   (void)nt;

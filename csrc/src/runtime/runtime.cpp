@@ -88,7 +88,8 @@ int resolve_threads(int requested) noexcept {
 
 namespace {
 constexpr int kUncapped = 1024;
-constexpr std::int64_t kLateNs = 100'000;  // a warm wake-up is ~10 us; a lost time slice is ms
+constexpr std::int64_t kLateNs = 100'000;       // a warm wake-up is ~10 us, a cold one 100-300 us in a VM
+constexpr std::int64_t kVeryLateNs = 1'000'000;  // a lost time slice: never a wake-up
 constexpr std::int64_t kMinBackoffNs = 20'000'000, kMaxBackoffNs = 1'000'000'000;
 constexpr int kProbeCalls = 3;
 std::atomic<int> g_cap{kUncapped}, g_streak{0}, g_grants{0};
@@ -127,17 +128,23 @@ void TeamWatch::caller_done() noexcept {
   if (threads_ > 1) done_ns_ = now_ns();
 }
 
+void TeamWatch::caller_done(std::int64_t caller_units, std::int64_t all_units) noexcept {
+  caller_done();
+  alone_ = all_units >= 4 && caller_units * 10 >= all_units * 9;
+}
+
 void TeamWatch::team_arrived() noexcept {
   if (threads_ > 1) arrived_ns_ = now_ns();
 }
 
-// Two late regions in a row cap the team: one alone is most often team-mates woken from sleep
-// after a pause between calls (100-200 us in a VM), which the next region does not pay.
+// Two late regions in a row cap the team, or one that waited a millisecond or more: a shorter
+// wait alone is most often team-mates woken from sleep after a pause between calls (100-300 us
+// in a VM), which the next region does not pay.
 TeamWatch::~TeamWatch() {
   if (threads_ <= 1 || done_ns_ == 0) return;
   const std::int64_t end = arrived_ns_ ? arrived_ns_ : now_ns(), work = done_ns_ - start_ns_, wait = end - done_ns_;
-  if (wait > kLateNs && wait > work) {  // team-mates were not running
-    if (g_streak.fetch_add(1, std::memory_order_relaxed) + 1 < 2) return;
+  if (wait > kLateNs && (wait > work || alone_)) {  // team-mates were not running
+    if (g_streak.fetch_add(1, std::memory_order_relaxed) + 1 < 2 && wait < kVeryLateNs) return;
     g_streak.store(0, std::memory_order_relaxed);
     const int cur = g_cap.load(std::memory_order_relaxed);
     const int cap = threads_ - 1 < cur ? threads_ - 1 : cur;
