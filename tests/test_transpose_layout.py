@@ -10,25 +10,8 @@ import pytest
 import strided as sd
 from strided import _core
 
-TARGETS = _core._simd_targets()
 DTYPES = (np.uint8, np.float16, np.float32, np.float64)  # 1, 2, 4, 8 bytes
 _rng = np.random.default_rng(3)
-
-
-@pytest.fixture(params=TARGETS)
-def target(request):
-    before = _core._simd()
-    _core._set_simd(request.param)
-    yield request.param
-    _core._set_simd(before)
-
-
-@pytest.fixture(params=[1, 2])
-def threads(request):
-    before = sd.get_num_threads()
-    sd.set_num_threads(request.param)
-    yield request.param
-    sd.set_num_threads(before)
 
 
 def _data(shape, dt):
@@ -44,7 +27,7 @@ def _check(view):
 
 
 @pytest.mark.parametrize("dt", DTYPES)
-def test_narrow_both_directions(target, threads, dt):
+def test_narrow_both_directions(simd, threads, dt):
     for c in range(1, 18):
         for hw in (1, 7, 64, 333, 1031):
             x = _data((2, c, hw), dt)
@@ -56,7 +39,7 @@ def test_narrow_both_directions(target, threads, dt):
 
 
 @pytest.mark.parametrize("dt", DTYPES)
-def test_short_side_panels(target, threads, dt):
+def test_short_side_panels(simd, threads, dt):
     # NCHW <-> NHWC with C = 16..256: the panel kernels; odd H*W leave a remainder
     for c in (16, 24, 32, 48, 64, 128, 256):
         for hw in (5, 67, 1000):
@@ -67,7 +50,7 @@ def test_short_side_panels(target, threads, dt):
 
 
 @pytest.mark.parametrize("dt", DTYPES)
-def test_strided_gather_rows(target, threads, dt):
+def test_strided_gather_rows(simd, threads, dt):
     x = _data((5, 2000), dt)
     for k in (2, 3, 4, 5):
         _check(x[:, ::k])
@@ -77,7 +60,7 @@ def test_strided_gather_rows(target, threads, dt):
 
 
 @pytest.mark.parametrize("dt", (np.float32, np.uint16))
-def test_depth_space_blocks(target, threads, dt):
+def test_depth_space_blocks(simd, threads, dt):
     # depth_to_space / space_to_depth: block-interleaved rows, the outer loop order swap
     for b in (2, 3, 4):
         x = _data((2, 3 * b * b, 9, 70), dt)
@@ -88,7 +71,7 @@ def test_depth_space_blocks(target, threads, dt):
         assert np.array_equal(back.view(np.uint8), x.view(np.uint8))
 
 
-def test_large_streamed(target):
+def test_large_streamed(simd):
     # above the streaming threshold: the non-temporal paths and their fences
     before = _core._stream_threshold()
     _core._set_stream_threshold(1 << 12)
@@ -106,7 +89,7 @@ def test_large_streamed(target):
 
 
 @pytest.mark.parametrize("dt", DTYPES)
-def test_parallel_splits(target, threads, dt):
+def test_parallel_splits(simd, threads, dt):
     # Large enough for several threads: NHWC -> NCHW onto a few planes splits its columns (every
     # plane of a column block together), with a batch (outer index) or without, ragged last
     # blocks; NCHW -> NHWC splits rows of at least 64 KiB.
