@@ -286,7 +286,9 @@ template <int W, int K, int R, bool NT> inline i64 gather_simd(const byte* s, by
   constexpr int E = SK_VB / W;
   const GatherIdx<W, K> g;
   i64 i = 0;
-  for (; i + E <= n; i += E) {
+  // The K loads span K*E elements; with R < K the last K - R of them lie past element (n-1)*K+R-1,
+  // the last one used: stop a vector early so they are never past the source's end.
+  for (; i + E + (R < K ? 1 : 0) <= n; i += E) {
     vec v[K];
     for (int t = 0; t < K; ++t) v[t] = vload(s + (i * K + t * E) * W);
     for (int r = 0; r < R; ++r) {
