@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -26,6 +27,21 @@ using V = std::vector<std::int64_t>;
 constexpr std::int64_t kBytes = std::int64_t{128} << 20;
 constexpr int kThreads = 2;
 
+// Thread counts of the memcpy and blocked-layout rows: STRIDED_BENCH_THREADS="1,2,16" (for a
+// many-core machine), else 2 and 1.
+std::vector<int> thread_counts() {
+  std::vector<int> t;
+  if (const char* e = std::getenv("STRIDED_BENCH_THREADS"))
+    for (const char* p = e; *p;) {
+      char* end = nullptr;
+      const long v = std::strtol(p, &end, 10);
+      if (end == p) break;
+      if (v > 0) t.push_back(static_cast<int>(v));
+      p = *end == ',' ? end + 1 : end;
+    }
+  return t.empty() ? std::vector<int>{kThreads, 1} : t;
+}
+
 struct Buffers {
   std::vector<unsigned char> a, o;
   Buffers() : a(static_cast<std::size_t>(kBytes)), o(static_cast<std::size_t>(kBytes)) {
@@ -44,7 +60,11 @@ void BM_memcpy(benchmark::State& state) {
   for (auto _ : state) strided::detail::parallel_memcpy(b.o.data(), b.a.data(), b.o.size(), threads);
   state.SetBytesProcessed(state.iterations() * kBytes);
 }
-BENCHMARK(BM_memcpy)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+void thread_args(benchmark::internal::Benchmark* b) {
+  for (const int t : thread_counts()) b->Arg(t);
+  b->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+BENCHMARK(BM_memcpy)->Apply(thread_args);
 
 void BM_memset(benchmark::State& state) {
   auto& b = buffers();
@@ -111,7 +131,7 @@ void BM_from_blocked(benchmark::State& s) {
            static_cast<int>(s.range(1)));
 }
 void layout_args(benchmark::internal::Benchmark* b) {
-  for (const int t : {kThreads, 1})
+  for (const int t : thread_counts())
     for (const int cb : {16, 8}) b->Args({cb, t});
   b->ArgNames({"block", "threads"})->UseRealTime()->Unit(benchmark::kMillisecond);
 }

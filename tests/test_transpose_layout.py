@@ -84,6 +84,9 @@ def test_large_streamed(simd):
         _check(np.ascontiguousarray(y.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2))
         z = _data((300, 1000), np.float32)
         _check(z[:, ::2])
+        b = _data((2, 64, 33, 32), np.float32)  # NCHW -> nChw16c: rows of one micro-tile
+        _check(b.reshape(2, 4, 16, -1).transpose(0, 1, 3, 2))
+        _check(b.reshape(2, 4, 16, -1)[:, :, :, 1:].transpose(0, 1, 3, 2))
     finally:
         _core._set_stream_threshold(before)
 

@@ -6,6 +6,7 @@
 #include "index/steps.hpp"
 #include "plan/copy_plan.hpp"
 #include "plan/plan_detail.hpp"
+#include "runtime/runtime.hpp"
 #include "runtime/simd.hpp"
 #include "util/checked.hpp"
 
@@ -67,6 +68,8 @@ void register_engine(pyb::module_& m) {
       },
       pyb::arg("shape"), pyb::arg("dtype"),
       "A new C-contiguous array, from the result pool when it is large (4 MiB or more).");
+  m.def("_team_cap", &detail::team_cap,
+        "The busy-machine cap on team sizes (1024: uncapped); for benchmarks and diagnostics.");
   m.def(
       "_memcpy",
       [](pyb::handle dst, pyb::handle src, int threads) {

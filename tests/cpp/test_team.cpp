@@ -87,6 +87,18 @@ void late_teams_cap_then_probe() {
   CHECK_EQ(team_cap(), 4);
 }
 
+void probes_double_the_cap() {
+  reset_team_cap();
+  very_late(2);  // a lost time slice: capped at 1
+  CHECK_EQ(team_cap(), 1);
+  for (const int want : {2, 4, 8, 16}) {
+    sleep_ms(30);                                // past the back-off (20 ms after a good probe)
+    CHECK_EQ(threads_for_bytes(kBig, 16), want);  // twice the cap, at most what the call wants
+    good(want);
+    CHECK_EQ(team_cap(), want);
+  }
+}
+
 void a_lost_time_slice_caps_at_once() {
   reset_team_cap();
   very_late(2);
@@ -165,6 +177,7 @@ int main() {
     std::printf("steady_clock is coarser than 50 us here: the sub-millisecond rules are not tested\n");
   }
   a_lost_time_slice_caps_at_once();
+  probes_double_the_cap();
   stays_busy_backs_off();
   busy_work_is_not_late();
   phases_watch_the_first_barrier();

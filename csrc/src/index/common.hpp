@@ -208,6 +208,7 @@ inline void parallel_ranges(std::int64_t total, int threads, std::int64_t align,
   TeamWatch watch(threads);
 #pragma omp parallel num_threads(threads)
   {
+    if (omp_get_thread_num() == 0) watch.caller_started();
     for (std::int64_t t = next.fetch_add(1, std::memory_order_relaxed); t < nt;
          t = next.fetch_add(1, std::memory_order_relaxed))
       body(std::min(total, units * t / nt * align), std::min(total, units * (t + 1) / nt * align));
@@ -236,6 +237,7 @@ inline void parallel_parts(std::int64_t total, int parts, int threads, std::int6
     TeamWatch watch(threads);
 #pragma omp parallel num_threads(threads)
     {
+      if (omp_get_thread_num() == 0) watch.caller_started();
 #pragma omp for schedule(dynamic, 1) nowait
       for (std::int64_t p = 0; p < np; ++p) part(p);
       if (omp_get_thread_num() == 0) watch.caller_done();

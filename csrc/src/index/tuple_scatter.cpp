@@ -252,6 +252,7 @@ class TupleScatterStep final : public Step {
     TeamWatch watch(nt);  // the filing phase is watched: its barrier is where team-mates are awaited
 #pragma omp parallel num_threads(nt)
     {
+      if (omp_get_thread_num() == 0) watch.caller_started();
 #pragma omp for schedule(dynamic, 1) nowait
       for (int p = 0; p < n; ++p) file(p);
       if (omp_get_thread_num() == 0) watch.caller_done();

@@ -18,15 +18,18 @@ int resolve_threads(int requested) noexcept;
 int threads_for_bytes(std::uint64_t bytes, int max_threads) noexcept;
 
 /// Watches one parallel region of `threads` threads on a possibly busy machine. When the caller
-/// (OpenMP's thread 0) had to wait at the region's end for team-mates more than 100 us and
-/// longer than it worked, in two regions in a row (or once for 1 ms), they were not running (other processes held
-/// the cores): threads_for_bytes then gives one thread fewer, and after a back-off that doubles
-/// while the machine stays busy (20 ms to 1 s) it tries one more for the next 3 calls. Only speed
-/// depends on it: results never depend on the team size.
+/// (OpenMP's thread 0) had to wait for team-mates more than 100 us and longer than it worked, in
+/// two regions in a row (or once for 1 ms), they were not running (other processes held the
+/// cores): threads_for_bytes then gives one thread fewer, and after a back-off that doubles while
+/// the machine stays busy (20 ms to 1 s) it tries twice the cap for the next 3 calls. Waits
+/// count at the region's end and at its start (OpenMP's runtime holds the caller until the
+/// previous region's team-mates are back in its pool: one descheduled there costs a time slice).
+/// Only speed depends on it: results never depend on the team size.
 class TeamWatch {
  public:
   explicit TeamWatch(int threads) noexcept;
-  void caller_done() noexcept;   // thread 0, when it finds no more work
+  void caller_started() noexcept;  // thread 0, first thing inside the region
+  void caller_done() noexcept;     // thread 0, when it finds no more work
   /// The same, with the share of the region's work units the caller did itself: one that did
   /// nearly all of them worked alone (team-mates absent), whatever its own time slices made of
   /// its work time.
@@ -38,7 +41,7 @@ class TeamWatch {
 
  private:
   int threads_;
-  std::int64_t start_ns_, done_ns_ = 0, arrived_ns_ = 0;
+  std::int64_t start_ns_, started_ns_ = 0, done_ns_ = 0, arrived_ns_ = 0;
   bool alone_ = false;
 };
 

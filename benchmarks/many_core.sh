@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The many-core half of the peer table (issue 14), as one unattended run on a machine where nothing
+# can be installed: builds the module with what is there (cmake, a C++ compiler, pybind11, numpy,
+# torch), then writes each table to $OUT (default ./many_core_out):
+#   blocked.txt   C++ rows: NCHW <-> nChw16c/8c, strided vs oneDNN's reorder, memcpy, 1..N threads
+#                 (needs a bench_copy built with oneDNN: BENCH_DIR=dir holding bench_copy and lib/)
+#   scaling.md    benchmarks/scaling.py over the layout and index groups at 1..N threads
+#   threads.md    the small-call rows (256 KiB - 4 MiB) at 1..N threads
+#   busy.md       the same with N spinning processes: strided's default against one thread
+#   copy13.md     bench_copy.py's operator rows (pad, tile, one_hot, eye, cast...) at N threads
+# Each step has its own time limit so that one slow step cannot take the others' time.
+#   bash benchmarks/many_core.sh    (WHEELS=dir installs google-benchmark from wheels there)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/many_core_out}
+mkdir -p "$OUT"
+N=$(nproc)
+SWEEP=$(python3 -c "n=$N; print(','.join(str(t) for t in sorted({1, n, *(t for t in (2, 4, 8, 16, 32) if t < n)})))")
+T0=$(date +%s)
+step() { echo "=== [$(( $(date +%s) - T0 ))s] $*"; }
+
+step "machine"
+{ lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Socket|NUMA node\(s\)|L3'; free -g | head -2; g++ --version | head -1
+  python3 -c "import numpy, torch; print('numpy', numpy.__version__, 'torch', torch.__version__)"; } 2>&1 | tee "$OUT/machine.txt"
+
+if [ -n "${BENCH_DIR:-}" ]; then
+  step "C++ blocked layouts vs oneDNN at $SWEEP threads"
+  STRIDED_BENCH_THREADS=$SWEEP LD_LIBRARY_PATH=$BENCH_DIR/lib timeout 120 "$BENCH_DIR/bench_copy" \
+    --benchmark_filter='memcpy|blocked' --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true \
+    --benchmark_report_aggregates_only=true --benchmark_min_time=0.1 2>&1 | grep -v '_mean\|_stddev\|_cv' | tee "$OUT/blocked.txt"
+fi
+
+step "build"
+GEN=(); command -v ninja >/dev/null && GEN=(-G Ninja)
+timeout 300 cmake -S . -B build/many "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DSTRIDED_BUILD_TESTS=OFF \
+  -DPython_EXECUTABLE="$(command -v python3)" >"$OUT/build.log" 2>&1 &&
+  timeout 400 cmake --build build/many -j"$N" >>"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+export PYTHONPATH=$PWD/build/many/python
+if [ -n "${WHEELS:-}" ]; then
+  python3 -m pip install -q --no-index --no-deps --target /tmp/gbsite "$WHEELS"/*.whl && export PYTHONPATH=$PYTHONPATH:/tmp/gbsite
+fi
+export PYTHONUNBUFFERED=1
+python3 -c "import strided as sd; print(sd.build_info())" | tee -a "$OUT/machine.txt"
+
+step "layout and index groups at $SWEEP threads"
+timeout 300 python3 benchmarks/scaling.py --threads "$SWEEP" --reps 5 --suites layout,index >"$OUT/scaling.md" 2>&1
+tail -45 "$OUT/scaling.md"
+
+step "small calls at $SWEEP threads"
+timeout 120 python3 benchmarks/scaling.py --threads "$SWEEP" --reps 5 --suites threads >"$OUT/threads.md" 2>&1
+
+step "small calls with $N spinning processes: 1 and $N threads"
+timeout 120 python3 benchmarks/scaling.py --threads "1,$N" --reps 5 --suites threads --busy "$N" >"$OUT/busy.md" 2>&1
+grep -A4 '^| threads' "$OUT/busy.md" | grep '^| [0-9]'
+
+step "operator rows (issue 13) at $N threads"
+timeout 240 python3 benchmarks/bench_copy.py --table --threads "$N" --reps 3 \
+  --filter 'ref | memcpy,cast,tile f32,depth_to_space,one_hot,pad f32,eye,full,unfold,arange,triu,slice_grad,reverse_sub' \
+  >"$OUT/copy13.md" 2>&1
+grep '^|' "$OUT/copy13.md" | tail -60
+step "done"
