@@ -19,8 +19,19 @@ installed simply have no row; a goal whose peers are all missing prints "n/a".
 
 from __future__ import annotations
 
+import contextlib
+import glob
+import importlib
+import multiprocessing as mp
+import os
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, Iterator, List, Tuple
+
+import numpy as np
+
+import _optional  # noqa: F401  (first: torch before strided)
+import strided as sd
+from strided import _core
 
 Make = Callable[[], Callable[[], object]]
 
@@ -75,3 +86,40 @@ def group(name: str, nbytes: int, *goals: Goal) -> Group:
     g = Group(name, nbytes, tuple(goals))
     GROUPS.append(g)
     return g
+
+
+def load_suites(only: str) -> None:
+    """Imports benchmarks/peers_<name>.py for each name in ``only`` (comma-separated; all when empty)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in sorted(glob.glob(os.path.join(here, "peers_*.py"))):
+        mod = os.path.basename(path)[:-3]
+        if not only or any(s in mod for s in only.split(",")):
+            importlib.import_module(mod)
+
+
+def memcpy_make(nbytes: int) -> Make:
+    """The reference row: a parallel memcpy of ``nbytes`` at strided's current thread count."""
+
+    def make() -> Callable[[], object]:
+        s, d = np.ones(nbytes, np.uint8), np.zeros(nbytes, np.uint8)
+        return lambda: _core._memcpy(d, s, sd.get_num_threads())
+
+    return make
+
+
+def _spin() -> None:  # pragma: no cover - a child that only burns a core
+    while True:
+        pass
+
+
+@contextlib.contextmanager
+def busy(k: int) -> Iterator[None]:
+    """``k`` processes spinning on a core each while the block runs (a busy machine)."""
+    spinners = [mp.Process(target=_spin, daemon=True) for _ in range(k)]
+    for p in spinners:
+        p.start()
+    try:
+        yield
+    finally:
+        for p in spinners:
+            p.terminate()

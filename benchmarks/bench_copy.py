@@ -23,13 +23,11 @@ try:
 except ImportError:  # pragma: no cover
     sys.exit("bench_copy.py needs google-benchmark: pip install google-benchmark (the 'bench' extra)")
 
+import _optional  # first: torch before strided (its docstring says why)
 import strided as sd
 from strided import _core
 
-try:
-    import torch
-except ImportError:
-    torch = None
+torch = _optional.torch
 
 MiB = 1 << 20
 N = 128 * MiB

@@ -25,12 +25,10 @@ try:
 except ImportError:  # pragma: no cover
     sys.exit("bench_index.py needs google-benchmark: pip install google-benchmark (the 'bench' extra)")
 
+import _optional  # first: torch before strided (its docstring says why)
 import strided as sd
 
-try:
-    import torch
-except ImportError:
-    torch = None
+torch = _optional.torch
 
 R, C = 2048, 4096
 _rng = np.random.default_rng(1234)

@@ -14,15 +14,10 @@ benchmarks/bench_copy.cpp (built with -DSTRIDED_BUILD_BENCHMARKS=ON).
 from __future__ import annotations
 
 import argparse
-import glob
-import importlib
 import json
-import multiprocessing as mp
 import os
 import sys
 from typing import Callable, Dict, List, Optional, Tuple
-
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -31,32 +26,12 @@ try:
 except ImportError:  # pragma: no cover
     sys.exit("compare.py needs google-benchmark: pip install google-benchmark (the 'bench' extra)")
 
+import _optional  # first: torch before strided (its docstring says why)
 import _peers
 import strided as sd
-from strided import _core
 import _runner
 
-try:
-    import torch
-except ImportError:
-    torch = None
-
-
-def _load_suites(only: str) -> None:
-    here = os.path.dirname(os.path.abspath(__file__))
-    for path in sorted(glob.glob(os.path.join(here, "peers_*.py"))):
-        mod = os.path.basename(path)[:-3]
-        if only and not any(s in mod for s in only.split(",")):
-            continue
-        importlib.import_module(mod)
-
-
-def _memcpy(nbytes: int) -> Callable[[], Callable[[], object]]:
-    def make() -> Callable[[], object]:
-        s, d = np.ones(nbytes, np.uint8), np.zeros(nbytes, np.uint8)
-        return lambda: _core._memcpy(d, s, sd.get_num_threads())
-
-    return make
+torch = _optional.torch
 
 
 def _one_thread(make: Callable[[], Callable[[], object]]) -> Callable[[], Callable[[], object]]:
@@ -81,7 +56,7 @@ def _rows() -> List[Tuple[_peers.Group, str, Callable[[], Callable[[], object]]]
     for g in _peers.GROUPS:
         impls = dict(g.impls)
         if any(goal.kind == "memcpy" for goal in g.goals):
-            impls["memcpy"] = _memcpy(g.nbytes)
+            impls["memcpy"] = _peers.memcpy_make(g.nbytes)
         if any(goal.kind == "one_thread" for goal in g.goals) and "strided" in impls:
             impls["strided @1"] = _one_thread(impls["strided"])
         rows += [(g, name, make) for name, make in impls.items()]
@@ -155,11 +130,6 @@ def table(path: str) -> str:
     return "\n".join(lines + goals)
 
 
-def _spin() -> None:  # pragma: no cover - a child that only burns a core
-    while True:
-        pass
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(add_help=False)
     ap.add_argument("--busy", type=int, default=0, help="processes spinning on a core each during the run")
@@ -167,17 +137,11 @@ def main() -> None:
     args, rest = ap.parse_known_args()
     sys.argv = [sys.argv[0], *rest]
     _peers.BUSY = args.busy
-    _load_suites(args.suites)
-    spinners = [mp.Process(target=_spin, daemon=True) for _ in range(args.busy)]
-    for p in spinners:
-        p.start()
+    _peers.load_suites(args.suites)
     if args.busy:
         print(f"{args.busy} spinning processes started (a busy machine)")
-    try:
+    with _peers.busy(args.busy):
         _runner.main(register_all, table, torch, "0.2s")
-    finally:
-        for p in spinners:
-            p.terminate()
 
 
 if __name__ == "__main__":

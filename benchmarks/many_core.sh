@@ -9,13 +9,18 @@
 #   busy.md       the same with N spinning processes: strided's default against one thread
 #   copy13.md     bench_copy.py's operator rows (pad, tile, one_hot, eye, cast...) at N threads
 # Each step has its own time limit so that one slow step cannot take the others' time.
-#   bash benchmarks/many_core.sh    (WHEELS=dir installs google-benchmark from wheels there)
+#   bash benchmarks/many_core.sh    (WHEELS=dir installs google-benchmark from wheels there;
+#   STEPS=blocked,scaling,threads,busy,copy13 picks steps; SWEEP=1,2,16 the thread counts;
+#   FILTER13=... bench_copy.py's filter for the copy13 step)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/many_core_out}
 mkdir -p "$OUT"
 N=$(nproc)
-SWEEP=$(python3 -c "n=$N; print(','.join(str(t) for t in sorted({1, n, *(t for t in (2, 4, 8, 16, 32) if t < n)})))")
+SWEEP=${SWEEP:-$(python3 -c "n=$N; print(','.join(str(t) for t in sorted({1, n, *(t for t in (2, 4, 8, 16, 32) if t < n)})))")}
+STEPS=${STEPS:-blocked,scaling,threads,busy,copy13}
+FILTER13=${FILTER13:-ref | memcpy,cast,tile f32,depth_to_space,one_hot,pad f32,eye,full,unfold,arange,triu,slice_grad,reverse_sub}
+want() { [[ ",$STEPS," == *",$1,"* ]]; }
 T0=$(date +%s)
 step() { echo "=== [$(( $(date +%s) - T0 ))s] $*"; }
 
@@ -23,7 +28,7 @@ step "machine"
 { lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Socket|NUMA node\(s\)|L3'; free -g | head -2; g++ --version | head -1
   python3 -c "import numpy, torch; print('numpy', numpy.__version__, 'torch', torch.__version__)"; } 2>&1 | tee "$OUT/machine.txt"
 
-if [ -n "${BENCH_DIR:-}" ]; then
+if [ -n "${BENCH_DIR:-}" ] && want blocked; then
   step "C++ blocked layouts vs oneDNN at $SWEEP threads"
   STRIDED_BENCH_THREADS=$SWEEP LD_LIBRARY_PATH=$BENCH_DIR/lib timeout 120 "$BENCH_DIR/bench_copy" \
     --benchmark_filter='memcpy|blocked' --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true \
@@ -42,20 +47,32 @@ fi
 export PYTHONUNBUFFERED=1
 python3 -c "import strided as sd; print(sd.build_info())" | tee -a "$OUT/machine.txt"
 
+if [ -n "${DIAG:-}" ]; then  # a one-off script of the session's own
+  step "diagnostics: $DIAG"
+  timeout 150 python3 "$DIAG" 2>&1 | tee "$OUT/diag.txt"
+fi
+
+if want scaling; then
 step "layout and index groups at $SWEEP threads"
 timeout 300 python3 benchmarks/scaling.py --threads "$SWEEP" --reps 5 --suites layout,index >"$OUT/scaling.md" 2>&1
 tail -45 "$OUT/scaling.md"
+fi
 
+if want threads; then
 step "small calls at $SWEEP threads"
 timeout 120 python3 benchmarks/scaling.py --threads "$SWEEP" --reps 5 --suites threads >"$OUT/threads.md" 2>&1
+grep -A9 '^| threads' "$OUT/threads.md" | grep '^| [0-9]'
+fi
 
+if want busy; then
 step "small calls with $N spinning processes: 1 and $N threads"
 timeout 120 python3 benchmarks/scaling.py --threads "1,$N" --reps 5 --suites threads --busy "$N" >"$OUT/busy.md" 2>&1
 grep -A4 '^| threads' "$OUT/busy.md" | grep '^| [0-9]'
+fi
 
+if want copy13; then
 step "operator rows (issue 13) at $N threads"
-timeout 240 python3 benchmarks/bench_copy.py --table --threads "$N" --reps 3 \
-  --filter 'ref | memcpy,cast,tile f32,depth_to_space,one_hot,pad f32,eye,full,unfold,arange,triu,slice_grad,reverse_sub' \
-  >"$OUT/copy13.md" 2>&1
+timeout 240 python3 benchmarks/bench_copy.py --table --threads "$N" --reps 3 --filter "$FILTER13" >"$OUT/copy13.md" 2>&1
 grep '^|' "$OUT/copy13.md" | tail -60
+fi
 step "done"

@@ -9,19 +9,14 @@ from typing import Dict, List
 
 import numpy as np
 
+import _optional  # first: torch before strided (its docstring says why)
 import strided as sd
 from _peers import group, one_thread, peers
 
-try:
-    import torch
-except ImportError:
-    torch = None
-
-try:
-    import onnxruntime as ort
-    from onnx import TensorProto, helper
-except ImportError:
-    ort = None
+TensorProto = _optional.TensorProto
+helper = _optional.helper
+ort = _optional.ort
+torch = _optional.torch
 
 _rng = np.random.default_rng(14)
 _cache: Dict[str, object] = {}

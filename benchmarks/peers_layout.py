@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
+import _optional  # first: torch before strided (its docstring says why)
 import strided as sd
 from _peers import group, memcpy
 
-try:
-    import torch
-except ImportError:
-    torch = None
+torch = _optional.torch
 
 _rng = np.random.default_rng(11)
 

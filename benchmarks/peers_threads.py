@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
+import _optional  # first: torch before strided (its docstring says why)
 import strided as sd
 from _peers import BUSY, group, one_thread, peers
 
-try:
-    import torch
-except ImportError:
-    torch = None
+torch = _optional.torch
 
 _rng = np.random.default_rng(7)
 # The busy-machine goal: strided's default within 1.5x of one thread (>= 1/1.5 of its speed).

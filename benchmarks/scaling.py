@@ -17,9 +17,6 @@ more than 5% slower than a smaller one), scatter_nd >= 6x from 1 thread to the l
 from __future__ import annotations
 
 import argparse
-import glob
-import importlib
-import multiprocessing as mp
 import os
 import random
 import statistics
@@ -31,39 +28,24 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import _optional  # noqa: E402  # first: torch before strided (its docstring says why)
 import _peers  # noqa: E402
 import strided as sd  # noqa: E402
-from strided import _core  # noqa: E402
 
-try:
-    import torch
-except ImportError:
-    torch = None
+torch = _optional.torch
 
 Key = Tuple[str, str, int]  # group, implementation, threads (0: the implementation's own default)
 _THREADED = ("strided", "memcpy", "torch")
-
-
-def _load(only: str) -> None:
-    here = os.path.dirname(os.path.abspath(__file__))
-    for path in sorted(glob.glob(os.path.join(here, "peers_*.py"))):
-        mod = os.path.basename(path)[:-3]
-        if not only or any(s in mod for s in only.split(",")):
-            importlib.import_module(mod)
-
-
-def _memcpy(nbytes: int) -> Callable[[], Callable[[], object]]:
-    def make() -> Callable[[], object]:
-        s, d = np.ones(nbytes, np.uint8), np.zeros(nbytes, np.uint8)
-        return lambda: _core._memcpy(d, s, sd.get_num_threads())
-
-    return make
 
 
 def _set_threads(t: int) -> None:
     sd.set_num_threads(t)
     if torch is not None:
         torch.set_num_threads(t)
+
+
+def _fmt(seconds: float) -> str:
+    return f"{seconds * 1e3:.3f} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.1f} us"
 
 
 def _time(fn: Callable[[], object], min_time: float) -> float:
@@ -91,20 +73,9 @@ def main() -> None:
     args = ap.parse_args()
     counts = [int(t) for t in args.threads.split(",")]
     _peers.BUSY = args.busy
-    _load(args.suites)
-    spinners = [mp.Process(target=_spin, daemon=True) for _ in range(args.busy)]
-    for p in spinners:
-        p.start()
-    try:
+    _peers.load_suites(args.suites)
+    with _peers.busy(args.busy):
         _run(args, counts)
-    finally:
-        for p in spinners:
-            p.terminate()
-
-
-def _spin() -> None:  # pragma: no cover - a child that only burns a core
-    while True:
-        pass
 
 
 def _run(args: argparse.Namespace, counts: List[int]) -> None:
@@ -115,7 +86,7 @@ def _run(args: argparse.Namespace, counts: List[int]) -> None:
     keys: List[Key] = []
     for g in groups:
         impls = dict(g.impls)
-        impls["memcpy"] = _memcpy(g.nbytes)
+        impls["memcpy"] = _peers.memcpy_make(g.nbytes)
         for name, make in impls.items():
             fns[(g.name, name)] = make()
             keys += [(g.name, name, t) for t in (counts if name in _THREADED else [0])]
@@ -136,7 +107,7 @@ def _run(args: argparse.Namespace, counts: List[int]) -> None:
         f"\nstrided {info['version']}, simd {info['simd']}, {cpus} CPUs, numpy {np.__version__}"
         + (f", torch {torch.__version__}" if torch is not None else "")
         + (f", {args.busy} spinning processes (a busy machine)" if args.busy else "")
-        + f"; medians of {args.reps}, times in ms\n"
+        + f"; medians of {args.reps}\n"
     )
     summary = ["| group | check | value | met |", "|---|---|---|---|"]
     top = max(counts)
@@ -149,14 +120,14 @@ def _run(args: argparse.Namespace, counts: List[int]) -> None:
             m = med[(g.name, "memcpy", t)]
             tt = med.get((g.name, "torch", t))
             print(
-                f"| {t} | {s[t] * 1e3:.3f} | {m * 1e3:.3f} | {m / s[t]:.2f} | {s[counts[0]] / s[t]:.2f} | "
-                + (f"{tt * 1e3:.3f} | {tt / s[t]:.2f} |" if tt is not None else "| |")
+                f"| {t} | {_fmt(s[t])} | {_fmt(m)} | {m / s[t]:.2f} | {s[counts[0]] / s[t]:.2f} | "
+                + (f"{_fmt(tt)} | {tt / s[t]:.2f} |" if tt is not None else "| |")
             )
         once = [(n, med[(g.name, n, 0)]) for n in g.impls if (g.name, n, 0) in med]
         if once:
             print(
                 f"\nthe other rows, at {top} threads where they take a count: "
-                + ", ".join(f"{n} {v * 1e3:.3f} ms ({v / s[top]:.2f}x strided@{top})" for n, v in once)
+                + ", ".join(f"{n} {_fmt(v)} ({v / s[top]:.2f}x strided@{top})" for n, v in once)
             )
         print()
         worst = max(s[b] / s[a] for i, a in enumerate(counts) for b in counts[i + 1 :])
