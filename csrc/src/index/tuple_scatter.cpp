@@ -79,8 +79,8 @@ int region_shift(std::int64_t targets, int n) {
 /// Decodes and checks tuples [a, b), filing each valid one in buckets[region of its target];
 /// false when one is out of range (nothing is filed past it).
 template <class I>
-bool bucket_part(const TupleScatterGeom& g, const std::byte* idx, std::int64_t a, std::int64_t b,
-                 int region_shift, int regions, std::vector<Entry>* buckets) {
+bool bucket_part(const TupleScatterGeom& g, const std::byte* idx, std::int64_t a, std::int64_t b, int region_shift,
+                 int regions, std::vector<Entry>* buckets) {
   bool ok = true;
   const std::int64_t si = g.tuples.inner_st(0), su = g.tuples.inner_st(1);
   for_runs(g.tuples, a, b, [&](const std::array<std::int64_t, 2>& off, std::int64_t j0, std::int64_t j1) {

@@ -71,6 +71,7 @@ void reverse_lines(const Geom& g, const std::byte* len, const std::byte* in, std
   using T = index::uint_of_t<W>;
   const std::int64_t M = g.M, ai = g.ai, ao = g.ao;
   const std::int64_t jl = g.lines.inner_st(0), ji = g.lines.inner_st(1), jo = g.lines.inner_st(2);
+  std::vector<T> scratch;  // the per-column path's packed band, allocated once per part
   index::for_runs(g.lines, lo, hi, [&](const std::array<std::int64_t, 3>& o, std::int64_t j0, std::int64_t j1) {
     std::int64_t L[kBlock];
     for (std::int64_t jb = j0; jb < j1; jb += kBlock) {
@@ -110,10 +111,12 @@ void reverse_lines(const Geom& g, const std::byte* len, const std::byte* in, std
           const std::int64_t line = std::max<std::int64_t>(1, 64 / static_cast<std::int64_t>(W));
           std::int64_t cb = (std::int64_t{512} << 10) / (M * static_cast<std::int64_t>(W)) / line * line;
           cb = std::min(std::max(cb, line), n);
-          std::vector<T> scratch(M <= (std::int64_t{1} << 16) ? static_cast<std::size_t>(M * cb) : 0);
+          const bool packed = M <= (std::int64_t{1} << 16);
+          if (packed && scratch.size() < static_cast<std::size_t>(M * cb))
+            scratch.resize(static_cast<std::size_t>(M * cb));
           for (std::int64_t c0 = 0; c0 < n; c0 += cb) {
             const std::int64_t c1 = std::min(n, c0 + cb), w = c1 - c0;
-            if (scratch.empty()) {  // very long sequences: in place
+            if (!packed) {  // very long sequences: in place
               for (std::int64_t k = 0; k < M; ++k)
                 for (std::int64_t j = c0; j < c1; ++j) {
                   const std::int64_t s = k < L[j] ? L[j] - 1 - k : k;
