@@ -18,6 +18,22 @@ namespace {
 using TupleScatterFn = void (*)(const TupleScatterGeom&, const std::byte* idx, const std::byte* upd, std::byte* out,
                                 std::int64_t tlo, std::int64_t thi, std::int64_t slo, std::int64_t shi);
 
+/// The tuple at x: its target's byte offset in the output and linear position; false when a
+/// component is out of range.
+template <class I>
+bool decode_tuple(const TupleScatterGeom& g, const std::byte* x, std::int64_t& dst, std::int64_t& lin) {
+  dst = 0;
+  lin = 0;
+  for (int c = 0; c < g.L; ++c) {
+    const auto uc = static_cast<std::size_t>(c);
+    const std::uint64_t p = index_pos(load<I>(x + c * g.comp_st), g.bound[uc]);
+    if (p >= static_cast<std::uint64_t>(g.bound[uc])) return false;
+    dst += static_cast<std::int64_t>(p) * g.out_st[uc];
+    lin += static_cast<std::int64_t>(p) * g.lin_st[uc];
+  }
+  return true;
+}
+
 template <class I, class Op>
 void tuple_scatter_part(const TupleScatterGeom& g, const std::byte* idx, const std::byte* upd, std::byte* out,
                         std::int64_t tlo, std::int64_t thi, std::int64_t slo, std::int64_t shi) {
@@ -28,22 +44,10 @@ void tuple_scatter_part(const TupleScatterGeom& g, const std::byte* idx, const s
   for_runs(g.tuples, 0, g.tuples.count(),
            [&](const std::array<std::int64_t, 2>& off, std::int64_t j0, std::int64_t j1) {
              for (std::int64_t j = j0; j < j1; ++j) {
-               const std::byte* x = idx + off[0] + j * g.tuples.inner_st(0);
-               std::int64_t dst = 0, lin = 0;
-               bool bad = false;
-               for (int c = 0; c < g.L; ++c) {
-                 const auto uc = static_cast<std::size_t>(c);
-                 const std::uint64_t p = index_pos(load<I>(x + c * g.comp_st), g.bound[uc]);
-                 if (p >= static_cast<std::uint64_t>(g.bound[uc])) {
-                   bad = true;
-                   break;
-                 }
-                 const auto t = static_cast<std::int64_t>(p);
-                 dst += t * g.out_st[uc];
-                 lin += t * g.lin_st[uc];
-               }
-      // A tuple changed by another thread after the check is skipped (never written astray).
-               if (bad || lin < tlo || lin >= thi) continue;
+               std::int64_t dst, lin;
+               // A tuple changed by another thread after the check is skipped (never written astray).
+               if (!decode_tuple<I>(g, idx + off[0] + j * g.tuples.inner_st(0), dst, lin) || lin < tlo || lin >= thi)
+                 continue;
                const std::byte* u = upd + off[1] + j * g.tuples.inner_st(1);
                std::byte* o = out + dst;
                if (whole && Q == 1) {
@@ -86,17 +90,10 @@ bool bucket_part(const TupleScatterGeom& g, const std::byte* idx, std::int64_t a
   for_runs(g.tuples, a, b, [&](const std::array<std::int64_t, 2>& off, std::int64_t j0, std::int64_t j1) {
     if (!ok) return;
     for (std::int64_t j = j0; j < j1; ++j) {
-      const std::byte* x = idx + off[0] + j * si;
-      std::int64_t dst = 0, lin = 0;
-      for (int c = 0; c < g.L; ++c) {
-        const auto uc = static_cast<std::size_t>(c);
-        const std::uint64_t p = index_pos(load<I>(x + c * g.comp_st), g.bound[uc]);
-        if (p >= static_cast<std::uint64_t>(g.bound[uc])) {
-          ok = false;
-          return;
-        }
-        dst += static_cast<std::int64_t>(p) * g.out_st[uc];
-        lin += static_cast<std::int64_t>(p) * g.lin_st[uc];
+      std::int64_t dst, lin;
+      if (!decode_tuple<I>(g, idx + off[0] + j * si, dst, lin)) {
+        ok = false;
+        return;
       }
       const auto r = static_cast<std::size_t>(std::min<std::int64_t>(lin >> region_shift, regions - 1));
       buckets[r].push_back({dst, off[1] + j * su});
