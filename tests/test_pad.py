@@ -117,6 +117,49 @@ def test_large_any_thread_count(threads) -> None:
             assert same_bits(sd.pad(x[::-1, 3::2, ::-3], lo, hi, mode), np_pad(x[::-1, 3::2, ::-3], lo, hi, mode))
 
 
+# Into a packed output, padding is one pass in address order (a line writer assembling each
+# 64-byte line once; other modes' border rows after it): every mode and element width, outputs at
+# every alignment (even one that is not a multiple of the element's width), rows that a thread's
+# range cuts anywhere, pads on outer dimensions only (rows merged), interior size 1, margins
+# wider than the input, reversed outer strides; guard bytes around the output stay untouched.
+ROW_CASES = [
+    ((1000,), (3,), (5,)),
+    ((37, 61), (2, 1), (3, 0)),
+    ((5, 7, 33), (1, 0, 0), (2, 0, 0)),
+    ((4, 1, 130), (0, 2, 0), (0, 3, 0)),
+    ((3, 200), (0, 70), (0, 1)),
+    ((2, 3, 5, 40), (1, 2, 0, 3), (0, 1, 2, 0)),
+    ((6, 20), (0, 50), (1, 45)),  # margins wider than the rows (periodic sources)
+    ((300, 400), (1, 5), (2, 3)),  # large enough for every thread count
+]
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["cached", "streamed"])
+def test_rows_any_alignment(simd, threads, streamed) -> None:
+    rng = np.random.default_rng(21)
+    old = sd._core._stream_threshold()
+    sd._core._set_stream_threshold(0 if streamed else 1 << 62)
+    sd._core._plan_cache_clear()
+    try:
+        for shape, lo, hi in ROW_CASES:
+            for dtype in (np.int8, np.float16, np.float32, np.float64):
+                x = random_array(rng, shape, dtype)
+                value = np.array(-3, dtype).item() if np.dtype(dtype).kind == "f" else 5
+                for mode in MODES:
+                    want = np_pad(x, lo, hi, mode, value)
+                    for offset in (0, 1, 3, 17, 63):
+                        buf = np.full(want.nbytes + 128, 0xEE, np.uint8)
+                        out = buf[64 + offset : 64 + offset + want.nbytes].view(dtype).reshape(want.shape)
+                        sd.pad(x, lo, hi, mode, value, out=out)
+                        assert same_bits(out, want), (shape, dtype, mode, offset)
+                        assert (buf[: 64 + offset] == 0xEE).all() and (buf[64 + offset + want.nbytes :] == 0xEE).all()
+                    flipped = x[::-1]  # rows still contiguous: the same path, reading backwards
+                    assert same_bits(sd.pad(flipped, lo, hi, mode, value), np_pad(flipped, lo, hi, mode, value))
+    finally:
+        sd._core._set_stream_threshold(old)
+        sd._core._plan_cache_clear()
+
+
 def test_input_strides() -> None:
     rng = np.random.default_rng(3)
     base = random_array(rng, (20, 30), np.uint16)

@@ -29,6 +29,37 @@ constexpr int kKernelKinds = static_cast<int>(KernelKind::Count);
 /// operands contiguous along the inner loop (ss0, ds0 = their widths), vectorised where it pays.
 constexpr int kDtypeSlots = 12;  // DataType values 1..11 (0 unused)
 
+/// A writer of output bytes in address order, each 64-byte line written once and whole (streamed
+/// when `stream`): runs copied from a source and, between them, the pattern (constant padding) or
+/// nothing (other pad modes, whose border rows later steps write). In one pass, a line shared by
+/// a margin and its row is never stored twice (separate fill and copy steps stored it twice, the
+/// second time after the streamed rows had evicted it: 20% of the pad's time). Lines the range
+/// [lo, hi) shares with its neighbours get byte-exact ordinary stores.
+struct LineWriter {
+  alignas(64) std::byte pattern[64];  // pattern[j]: the fill byte at any address = j (mod 64)
+  alignas(64) std::byte line[64];     // the line being assembled (bytes [max(line start, lo), at))
+  std::byte* at;                      // the next byte to write; lo <= at <= hi
+  std::byte* lo;
+  std::byte* hi;
+  bool stream;
+  bool fill_gaps;  // write the pattern between runs (else leave those bytes alone)
+};
+/// Per-row margins of elements read from the row's own source (pad modes other than CONSTANT):
+/// left[j] / right[j] are byte offsets from the row's source start of the elements written just
+/// before / after its copied run.
+struct RowMargins {
+  std::int64_t width, n_left, n_right;
+  const std::int64_t* left;
+  const std::int64_t* right;
+};
+/// Rows r < n1: up to d + r*ds1 - (left margin) the pattern or nothing, then the left margin, `nb`
+/// bytes copied from s + r*ss1 and the right margin (clipped to [at, hi); rows in increasing
+/// address order). `mg` may be null (no margins). Returns early once at == hi.
+using RowsKernel = void (*)(LineWriter& w, const std::byte* s, std::int64_t n1, std::int64_t ss1, std::byte* d,
+                            std::int64_t ds1, std::int64_t nb, const RowMargins* mg);
+/// Up to hi the pattern (or nothing), the last line stored, and a fence when streamed.
+using FinishKernel = void (*)(LineWriter& w);
+
 struct KernelTable {
   const char* name;
   // [streaming stores?][kind][log2 width]. Streaming (non-temporal) variants are for outputs
@@ -41,6 +72,8 @@ struct KernelTable {
   // The axis-index family's index passes (bounds min/max, narrowing) use their AVX2 versions
   // (index/check_avx2.cpp) under this target.
   bool vector_index_passes;
+  RowsKernel rows;  // LineWriter's two operations
+  FinishKernel finish;
 };
 
 const KernelTable& kernels_scalar() noexcept;

@@ -1101,6 +1101,149 @@ void fill_convert(CopyKernel (&t)[kDtypeSlots][kDtypeSlots][2]) noexcept {
       });
 }
 
+// ------------------------------------------------------------------ line writer (kernels.hpp)
+// The line being assembled lives in a register on AVX-512 (byte-masked loads and blends; a masked
+// load never faults on the lanes it leaves out, so a piece may start anywhere in its row), else
+// in the writer's buffer.
+#if defined(STRIDED_AVX512)
+struct Acc {
+  __m512i v;
+};
+inline Acc acc_load(const LineWriter& w) { return {_mm512_load_si512(w.line)}; }
+inline void acc_save(LineWriter& w, const Acc& a) { _mm512_store_si512(w.line, a.v); }
+inline __mmask64 lanes(unsigned a, unsigned b) {  // [a, b), 0 <= a < b <= 64
+  return _cvtu64_mask64((b == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << b) - 1) & ~((std::uint64_t{1} << a) - 1));
+}
+// Lanes [o, o + k) from p (p[0] into lane o), or from the pattern when p is null.
+inline void acc_put(Acc& a, const LineWriter& w, const byte* p, unsigned o, unsigned k) {
+  const __mmask64 m = lanes(o, o + k);
+  a.v = p ? _mm512_mask_loadu_epi8(a.v, m, p - o) : _mm512_mask_mov_epi8(a.v, m, _mm512_load_si512(w.pattern));
+}
+inline void acc_store(const Acc& a, const LineWriter&, byte* line, unsigned from, unsigned to) {
+  _mm512_mask_storeu_epi8(line, lanes(from, to), a.v);
+}
+inline void acc_line(const Acc& a, const LineWriter& w, byte* line) {
+  if (w.stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(line), a.v);
+  else _mm512_store_si512(line, a.v);
+}
+#else
+struct Acc {};
+inline Acc acc_load(const LineWriter&) { return {}; }
+inline void acc_save(LineWriter&, const Acc&) {}
+inline void acc_put(Acc&, LineWriter& w, const byte* p, unsigned o, unsigned k) {
+  std::memcpy(w.line + o, p ? p : w.pattern + o, k);
+}
+inline void acc_store(const Acc&, const LineWriter& w, byte* line, unsigned from, unsigned to) {
+  std::memcpy(line + from, w.line + from, to - from);
+}
+inline void acc_line(const Acc&, const LineWriter& w, byte* line) {
+#if defined(SK_VB)
+  if (w.stream) {
+    for (unsigned q = 0; q < 64; q += SK_VB) vstream(line + q, vload(w.line + q));
+    return;
+  }
+#endif
+  std::memcpy(line, w.line, 64);
+}
+#endif
+
+// Whole lines [at, at + n) (at 64-byte aligned, n a multiple of 64) from p, or the pattern.
+inline void lines_direct(const LineWriter& w, byte* at, const byte* p, i64 n) {
+#if defined(SK_VB)
+  if (w.stream) {
+    if (p) {
+      for (i64 q = 0; q < n; q += SK_VB) vstream(at + q, vload(p + q));
+    } else {
+      const vec v = vload(w.pattern);  // every SK_VB-byte piece of the pattern is the same
+      for (i64 q = 0; q < n; q += SK_VB) vstream(at + q, v);
+    }
+    return;
+  }
+#endif
+  if (p) {
+    std::memcpy(at, p, static_cast<std::size_t>(n));
+  } else {
+    for (i64 q = 0; q < n; q += 64) std::memcpy(at + q, w.pattern, 64);
+  }
+}
+
+// n bytes at w.at (n <= hi - at) from p, or the pattern when p is null.
+inline void emit(LineWriter& w, Acc& a, const byte* p, i64 n) {
+  while (n > 0) {
+    const auto o = static_cast<unsigned>(addr(w.at) & 63);
+    if (o == 0 && n >= 64) {  // whole lines: no assembly (at >= lo and at + n <= hi)
+      const i64 m = n & ~i64{63};
+      lines_direct(w, w.at, p, m);
+      w.at += m, n -= m;
+      if (p) p += m;
+      continue;
+    }
+    const auto k = static_cast<unsigned>(imin(64 - o, n));
+    acc_put(a, w, p, o, k);
+    w.at += k, n -= k;
+    if (p) p += k;
+    if (o + k == 64) {  // the line is complete: whole, or only our part of it at lo
+      byte* line = w.at - 64;
+      if (line >= w.lo) acc_line(a, w, line);
+      else acc_store(a, w, line, static_cast<unsigned>(w.lo - line), 64);
+    }
+  }
+}
+
+// The bytes of [lo, at) in the line being assembled stored, and the writer moved on to q (> at)
+// without writing what lies between (bytes later steps write).
+inline void skip_to(LineWriter& w, const Acc& a, byte* q) {
+  const auto o = static_cast<unsigned>(addr(w.at) & 63);
+  if (o != 0) {
+    byte* line = w.at - o;
+    acc_store(a, w, line, line >= w.lo ? 0u : static_cast<unsigned>(w.lo - line), o);
+  }
+  w.at = w.lo = q;
+}
+
+// One run of len bytes from p to q (q >= the previous run's end), clipped to [at, hi).
+inline void run_at(LineWriter& w, Acc& a, byte* q, const byte* p, i64 len) {
+  if (q > w.at) {
+    if (q >= w.hi) {
+      if (w.fill_gaps) emit(w, a, nullptr, w.hi - w.at);
+      else skip_to(w, a, w.hi);
+      return;
+    }
+    if (w.fill_gaps) emit(w, a, nullptr, q - w.at);
+    else skip_to(w, a, q);
+  } else if (q < w.at) {  // the run began in the previous writer's range
+    const i64 skip = w.at - q;
+    if (skip >= len) return;
+    p += skip, len -= skip;
+  }
+  emit(w, a, p, imin(len, w.hi - w.at));
+}
+
+void k_rows(LineWriter& w, const byte* s, i64 n1, i64 ss1, byte* d, i64 ds1, i64 nb, const RowMargins* mg) {
+  Acc a = acc_load(w);
+  if (!mg) {
+    for (i64 r = 0; r < n1 && w.at < w.hi; ++r) run_at(w, a, d + r * ds1, s + r * ss1, nb);
+  } else {
+    const i64 W = mg->width;
+    for (i64 r = 0; r < n1 && w.at < w.hi; ++r) {
+      const byte* p = s + r * ss1;
+      byte* q = d + r * ds1 - mg->n_left * W;
+      for (i64 j = 0; j < mg->n_left; ++j, q += W) run_at(w, a, q, p + mg->left[j], W);
+      run_at(w, a, q, p, nb);
+      q += nb;
+      for (i64 j = 0; j < mg->n_right; ++j, q += W) run_at(w, a, q, p + mg->right[j], W);
+    }
+  }
+  acc_save(w, a);
+}
+
+void k_finish(LineWriter& w) {
+  Acc a = acc_load(w);
+  if (w.fill_gaps) emit(w, a, nullptr, w.hi - w.at);
+  skip_to(w, a, w.hi);  // the last line, ours only up to hi (and from lo, if lo is in it too)
+  if (w.stream) fence();
+}
+
 // ------------------------------------------------------------------ the table
 // noexcept down to make_table: kernels_<target>() (noexcept) then needs no terminate handler,
 // which clang would otherwise emit at -O0 as a weak __clang_call_terminate in this ISA object
@@ -1137,6 +1280,8 @@ KernelTable make_table(const char* name) noexcept {
 #else
   t.vector_index_passes = false;
 #endif
+  t.rows = &k_rows;
+  t.finish = &k_finish;
   return t;
 }
 

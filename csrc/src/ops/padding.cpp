@@ -1,5 +1,8 @@
 // Padding / Padding1 (DML_PADDING_OPERATOR_DESC, DML_PADDING1_OPERATOR_DESC), SPEC 3.6: the input
-// placed at start_padding in the output, the border by the mode. Views and copy steps only:
+// placed at start_padding in the output, the border by the mode. Into a row-major packed output
+// (the functional API's results, most out= arrays) the rows with their last-dimension margins are
+// one PadRowsStep (below: one pass in address order; CONSTANT writes the whole output there).
+// Otherwise, and for the other modes' border rows, views and copy steps:
 //   CONSTANT: the interior is one copy; the border is disjoint slabs (dimension i outside the
 //     interior, dimensions before i inside it, dimensions after i whole), each a fill.
 //   EDGE, REFLECTION, SYMMETRIC, WRAP: along one dimension the output is a sequence of runs, each
@@ -18,7 +21,12 @@
 #include <vector>
 
 #include "exec/call.hpp"
+#include "index/common.hpp"
+#include "kernels/kernels.hpp"
 #include "ops/op.hpp"
+#include "plan/copy_plan.hpp"
+#include "runtime/runtime.hpp"
+#include "runtime/simd.hpp"
 #include "util/checked.hpp"
 #include "view/view.hpp"
 
@@ -109,6 +117,175 @@ View piece_view(View v, int axis, const Piece& p, bool source) {
   return v;
 }
 
+// Padding into a row-major packed output in one pass in address order (kernels.hpp's
+// LineWriter): the interior's rows copied to their places, each with its margins along the last
+// dimension, so a line a margin shares with a row is stored once, whole. CONSTANT writes the
+// value between the rows too (the whole output); the other modes' margins are elements of the
+// row's own source (RowMargins), and rows outside the interior along outer dimensions are left
+// to the border steps that follow. Dimensions are the input's (CONSTANT: coalesced where the
+// inner one is unpadded and the input steps over it exactly); the last one is contiguous in the
+// input (its rows are the copied runs).
+class PadRowsStep final : public Step {
+ public:
+  struct Dim {
+    i64 m, s, o, is;  // interior size, start padding, output size, input byte stride
+  };
+  PadRowsStep(Operand in, Operand out, std::vector<Dim> dims, i64 width, std::uint64_t value, bool fill,
+              std::vector<i64> left, std::vector<i64> right)
+      : in_(in), out_(out), d_(std::move(dims)), w_(width), value_(value), fill_(fill), left_(std::move(left)),
+        right_(std::move(right)) {
+    os_.assign(d_.size(), w_);  // output byte strides (packed)
+    for (std::size_t k = d_.size() - 1; k-- > 0;) os_[k] = os_[k + 1] * d_[k + 1].o;
+    bytes_ = os_[0] * d_[0].o;
+  }
+
+  void run(const ExecContext& c) const override {
+    const std::byte* src = in_.in_ptr(c);
+    std::byte* dst = out_.out_ptr(c);
+    const auto o0 = reinterpret_cast<std::uintptr_t>(dst);
+    const std::uintptr_t base = o0 & ~std::uintptr_t{63};
+    const auto total = static_cast<i64>(o0 - base) + bytes_;
+    const bool stream = static_cast<std::uint64_t>(bytes_) >= stream_threshold();
+    // memcpy-class work: the copy planner's grain (its work_bytes) in time
+    const int nt = threads_for_bytes(static_cast<std::uint64_t>(bytes_) / 4, c.threads);
+    index::parallel_ranges(total, nt, 64, [&](i64 lo, i64 hi) {
+      LineWriter w;
+      for (unsigned j = 0; j < 64; ++j) {  // the value's byte for every address mod 64
+        const auto b = (j + 64 - (o0 & 63)) % static_cast<unsigned>(w_);
+        w.pattern[j] = static_cast<std::byte>(value_ >> (8 * b));
+      }
+      w.lo = w.at = reinterpret_cast<std::byte*>(std::max(base + static_cast<std::uintptr_t>(lo), o0));
+      w.hi = reinterpret_cast<std::byte*>(base + static_cast<std::uintptr_t>(hi));
+      w.stream = stream;
+      w.fill_gaps = fill_;
+      part(w, src, dst);
+    });
+  }
+
+ private:
+  // The rows from the first one that ends after w.at, a block (the second-last dimension) per call.
+  void part(LineWriter& w, const std::byte* src, std::byte* dst) const {
+    const KernelTable& k = active_kernels();
+    const std::size_t R = d_.size(), last = R - 1;
+    const i64 nb = d_[last].m * w_;
+    const RowMargins mg{w_, static_cast<i64>(left_.size()), static_cast<i64>(right_.size()), left_.data(),
+                        right_.data()};
+    const RowMargins* m = fill_ ? nullptr : &mg;
+    const i64 after = nb + mg.n_right * w_;  // a row's end from its copied run's start
+    std::vector<i64> t(R, 0);                // the row's interior coordinates (t[last] stays 0)
+    bool end = false;
+    auto carry = [&](std::size_t j) {  // the next row: dimensions j, j-1, ... counted up
+      for (std::size_t q = j + 1; q-- > 0;) {
+        if (++t[q] < d_[q].m) return;
+        t[q] = 0;
+      }
+      end = true;
+    };
+    // Seek: the output element at w.at, and the interior row at or after it.
+    const i64 e = (w.at - dst) / w_;
+    std::size_t k0 = 0;
+    for (; k0 < last; ++k0) {
+      const i64 u = e / (os_[k0] / w_) % d_[k0].o - d_[k0].s;
+      if (u < 0) break;  // before the interior along k0: its first row there
+      if (u >= d_[k0].m) {
+        if (k0 == 0) end = true;
+        else carry(k0 - 1);
+        break;
+      }
+      t[k0] = u;
+    }
+    auto row_at = [&](std::size_t upto) {
+      i64 off = d_[last].s * w_;
+      for (std::size_t q = 0; q < upto; ++q) off += (t[q] + d_[q].s) * os_[q];
+      return off;
+    };
+    if (k0 == last && (w.at - dst) >= row_at(last) + after) {  // w.at is past its row
+      if (last == 0) end = true;
+      else carry(last - 1);
+    }
+    while (!end && w.at < w.hi) {
+      i64 in_off = 0;
+      for (std::size_t q = 0; q < last; ++q) in_off += t[q] * d_[q].is;
+      if (last == 0) {
+        k.rows(w, src, 1, 0, dst + row_at(0), 0, nb, m);
+        break;
+      }
+      const std::size_t b = last - 1;  // the block: the rows along b from t[b]
+      k.rows(w, src + in_off, d_[b].m - t[b], d_[b].is, dst + row_at(last), os_[b], nb, m);
+      t[b] = d_[b].m - 1;
+      carry(b);
+    }
+    k.finish(w);
+  }
+
+  Operand in_, out_;
+  std::vector<Dim> d_;
+  std::vector<i64> os_;
+  i64 w_, bytes_ = 0;
+  std::uint64_t value_;
+  bool fill_;
+  std::vector<i64> left_, right_;  // RowMargins (modes other than CONSTANT)
+};
+
+// Input element index for output coordinate c along a dimension (interior [s, s + m)), by the mode.
+i64 source_index(PaddingMode mode, i64 c, i64 s0, i64 m) {
+  const i64 j = c - s0;
+  const auto mod = [](i64 a, i64 p) { return (a % p + p) % p; };
+  switch (mode) {
+    case PaddingMode::EDGE: return std::min(std::max(j, i64{0}), m - 1);
+    case PaddingMode::WRAP: return mod(j, m);
+    case PaddingMode::REFLECTION: {
+      if (m == 1) return 0;
+      const i64 q = mod(j, 2 * (m - 1));
+      return q < m ? q : 2 * (m - 1) - q;
+    }
+    default: {  // SYMMETRIC
+      const i64 q = mod(j, 2 * m);
+      return q < m ? q : 2 * m - 1 - q;
+    }
+  }
+}
+
+// The PadRowsStep for `d`, or null when it does not apply: an output that is not row-major
+// packed, an empty interior, rows not contiguous in the input; for modes other than CONSTANT
+// also rows under a cache line or margins over 64 elements (a run per margin element).
+std::unique_ptr<Step> pad_rows_step(const View& in, const View& out, const PaddingDesc& d) {
+  const auto n = static_cast<std::size_t>(in.ndim());
+  const i64 W = static_cast<i64>(out.width());
+  const bool constant = d.padding_mode == PaddingMode::CONSTANT;
+  if (n == 0 || in.dtype != out.dtype) return nullptr;
+  i64 st = W;
+  for (std::size_t k = n; k-- > 0;) {
+    if (in.sizes[k] == 0) return nullptr;
+    if (out.sizes[k] > 1 && out.strides[k] != st) return nullptr;
+    st *= out.sizes[k];
+  }
+  std::vector<PadRowsStep::Dim> v;  // outermost first; CONSTANT: inner dimensions merged as they come
+  for (std::size_t k = 0; k < n; ++k) {
+    PadRowsStep::Dim x{in.sizes[k], d.start_padding[k], out.sizes[k], in.strides[k]};
+    if (constant && x.o == 1) continue;
+    if (constant && !v.empty() && x.s == 0 && x.o == x.m && (v.back().m == 1 || v.back().is == x.m * x.is)) {
+      PadRowsStep::Dim& y = v.back();
+      y = {y.m * x.m, y.s * x.m, y.o * x.o, x.is};
+      continue;
+    }
+    v.push_back(x);
+  }
+  if (v.empty() || (v.back().m > 1 && v.back().is != W)) return nullptr;
+  const std::uint64_t value = element_slot(d.padding_value.cast(out.dtype));
+  if (constant)
+    return std::make_unique<PadRowsStep>(in.where, out.where, std::move(v), W, value, true, std::vector<i64>{},
+                                         std::vector<i64>{});
+  const PadRowsStep::Dim& r = v.back();
+  const i64 e = r.o - r.s - r.m;
+  if (r.m * W < 64 || r.s > 64 || e > 64) return nullptr;
+  std::vector<i64> left, right;
+  for (i64 c = 0; c < r.s; ++c) left.push_back(source_index(d.padding_mode, c, r.s, r.m) * W);
+  for (i64 c = r.s + r.m; c < r.o; ++c) right.push_back(source_index(d.padding_mode, c, r.s, r.m) * W);
+  return std::make_unique<PadRowsStep>(in.where, out.where, std::move(v), W, value, false, std::move(left),
+                                       std::move(right));
+}
+
 }  // namespace
 
 void check(const Rules& r, const PaddingDesc& d) {
@@ -171,7 +348,12 @@ void lower(Lowering& l, const PaddingDesc& d) {
     for (int k = 0; k < upto; ++k) v = narrow(v, k, d.start_padding[u(k)], in.sizes[u(k)]);
     return v;
   };
+  std::unique_ptr<Step> rows = pad_rows_step(in, out, d);
   if (d.padding_mode == PaddingMode::CONSTANT) {
+    if (rows) {
+      l.p.steps.push_back(std::move(rows));
+      return;
+    }
     l.copy(in, inside_before(n));
     for (int i = 0; i < n; ++i) {
       if (!padded(i)) continue;
@@ -186,34 +368,39 @@ void lower(Lowering& l, const PaddingDesc& d) {
     return pieces(d.padding_mode, static_cast<u64>(in.sizes[u(i)]), static_cast<u64>(d.start_padding[u(i)]),
                   static_cast<u64>(d.end_padding[u(i)]), interior);
   };
-  // Dimensions k.. as one product of their pieces read from the input, interior included: one
-  // batch of independent copies (one parallel region). k is the outermost dimension that keeps the
-  // product at kMaxProduct steps or fewer (the innermost padded one always fits).
-  constexpr std::size_t kMaxProduct = 64;
-  std::vector<std::vector<Piece>> per_dim(u(n));
-  std::size_t steps = 1;
   int k = n;
-  for (int i = n - 1; i >= 0; --i) {
-    per_dim[u(i)] = padded(i) ? dim_pieces(i, true) : std::vector<Piece>{{0, in.sizes[u(i)], 0, 1, 1, 0}};
-    // Largest first, so the first step is the interior's bulk: borders written after it cost
-    // little, but a large copy's streaming stores into cache lines that small border copies
-    // have just written cost several times the whole copy.
-    std::stable_sort(per_dim[u(i)].begin(), per_dim[u(i)].end(),
-                     [](const Piece& a, const Piece& b) { return a.len * a.count > b.len * b.count; });
-    if (i < inner && steps * per_dim[u(i)].size() > kMaxProduct) break;
-    steps *= per_dim[u(i)].size();
-    k = i;
-  }
-  const View base = inside_before(k);
-  std::vector<std::size_t> at(u(n), 0);  // an odometer over the pieces of dimensions k..n-1
-  for (std::size_t step = 0; step < steps; ++step) {
-    View src = in, dst = base;
-    for (int i = n - 1; i >= k; --i) {  // inner first: inserting a dimension at i moves none before it
-      src = piece_view(src, i, per_dim[u(i)][at[u(i)]], true);
-      dst = piece_view(dst, i, per_dim[u(i)][at[u(i)]], false);
+  if (rows) {  // the interior's rows with their margins along the last dimension
+    l.p.steps.push_back(std::move(rows));
+    k = n - 1;
+  } else {
+    // Dimensions k.. as one product of their pieces read from the input, interior included: one
+    // batch of independent copies (one parallel region). k is the outermost dimension that keeps the
+    // product at kMaxProduct steps or fewer (the innermost padded one always fits).
+    constexpr std::size_t kMaxProduct = 64;
+    std::vector<std::vector<Piece>> per_dim(u(n));
+    std::size_t steps = 1;
+    for (int i = n - 1; i >= 0; --i) {
+      per_dim[u(i)] = padded(i) ? dim_pieces(i, true) : std::vector<Piece>{{0, in.sizes[u(i)], 0, 1, 1, 0}};
+      // Largest first, so the first step is the interior's bulk: borders written after it cost
+      // little, but a large copy's streaming stores into cache lines that small border copies
+      // have just written cost several times the whole copy.
+      std::stable_sort(per_dim[u(i)].begin(), per_dim[u(i)].end(),
+                       [](const Piece& a, const Piece& b) { return a.len * a.count > b.len * b.count; });
+      if (i < inner && steps * per_dim[u(i)].size() > kMaxProduct) break;
+      steps *= per_dim[u(i)].size();
+      k = i;
     }
-    l.p.steps.push_back(make_copy_step(src, dst));
-    for (int i = n - 1; i >= k && ++at[u(i)] == per_dim[u(i)].size(); --i) at[u(i)] = 0;
+    const View base = inside_before(k);
+    std::vector<std::size_t> at(u(n), 0);  // an odometer over the pieces of dimensions k..n-1
+    for (std::size_t step = 0; step < steps; ++step) {
+      View src = in, dst = base;
+      for (int i = n - 1; i >= k; --i) {  // inner first: inserting a dimension at i moves none before it
+        src = piece_view(src, i, per_dim[u(i)][at[u(i)]], true);
+        dst = piece_view(dst, i, per_dim[u(i)][at[u(i)]], false);
+      }
+      l.p.steps.push_back(make_copy_step(src, dst));
+      for (int i = n - 1; i >= k && ++at[u(i)] == per_dim[u(i)].size(); --i) at[u(i)] = 0;
+    }
   }
   // Dimensions before k, outward: the border along i from the output's rows complete along the
   // dimensions after i.
