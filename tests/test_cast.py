@@ -123,6 +123,31 @@ def test_every_pair_matches_the_rules(src, dst, simd) -> None:
     assert same_values(got, want), bad[:5]
 
 
+@pytest.mark.parametrize("src", ALL_DTYPES, ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("dst", ALL_DTYPES, ids=lambda t: np.dtype(t).name)
+def test_every_pair_streamed(src, dst, simd) -> None:
+    """Outputs over the stream threshold (lowered to 0 here) convert through an L1 block and
+    streaming stores: runs of several blocks plus a head and a tail, at aligned and unaligned
+    output offsets; the bytes around the output stay untouched."""
+    rng = np.random.default_rng(99)
+    x = np.tile(edge_values(np.dtype(src), rng), 17)[:5000]
+    want = reference(x, np.dtype(dst))
+    isz = np.dtype(dst).itemsize
+    old = sd._core._stream_threshold()
+    sd._core._set_stream_threshold(0)
+    sd._core._plan_cache_clear()
+    try:
+        for offset in (0, isz, 3 * isz, 1):
+            buf = np.full(want.nbytes + 128, 0xEE, np.uint8)
+            out = buf[64 + offset : 64 + offset + want.nbytes].view(dst)
+            sd.cast(x, dst, out=out)
+            assert same_values(out, want), offset
+            assert (buf[: 64 + offset] == 0xEE).all() and (buf[64 + offset + want.nbytes :] == 0xEE).all()
+    finally:
+        sd._core._set_stream_threshold(old)
+        sd._core._plan_cache_clear()
+
+
 @pytest.mark.parametrize(
     "case",
     [

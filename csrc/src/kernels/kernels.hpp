@@ -26,7 +26,8 @@ constexpr int kKernelKinds = static_cast<int>(KernelKind::Count);
 
 /// The convert family's kernels: the same 2-D loop, reading elements of one DataType and writing
 /// them converted to another by SPEC 3.5's rules (elem/cast.hpp). [0]: any strides; [1]: both
-/// operands contiguous along the inner loop (ss0, ds0 = their widths), vectorised where it pays.
+/// operands contiguous along the inner loop (ss0, ds0 = their widths), vectorised where it pays;
+/// [2]: [1] with streaming stores (no fence: the planner fences after the span).
 constexpr int kDtypeSlots = 12;  // DataType values 1..11 (0 unused)
 
 /// A writer of output bytes in address order, each 64-byte line written once and whole (streamed
@@ -67,8 +68,9 @@ struct KernelTable {
   // Streaming Gather and Transpose do not fence (an sfence per call costs more than a small
   // call's copy): whoever calls them fences before the output is used (the planner's run_span).
   CopyKernel k[2][kKernelKinds][4];
-  // [from DataType][to DataType][contiguous inner loop?]; null for equal types (a plain copy).
-  CopyKernel convert[kDtypeSlots][kDtypeSlots][2];
+  // [from DataType][to DataType][0: any strides, 1: contiguous inner loop, 2: the same streamed];
+  // null for equal types (a plain copy).
+  CopyKernel convert[kDtypeSlots][kDtypeSlots][3];
   // The axis-index family's index passes (bounds min/max, narrowing) use their AVX2 versions
   // (index/check_avx2.cpp) under this target.
   bool vector_index_passes;

@@ -225,6 +225,7 @@ std::shared_ptr<const CopyPlan> plan_convert(DataType from, DataType to, const s
   p->wlog = log2_width(itemsize(to));
   p->kind = dims.back().ss == ws && dims.back().ds == wd ? KernelKind::Contig : KernelKind::Generic;
   set_loops(*p, dims);
+  p->stream = p->bytes >= g_stream_bytes.load(std::memory_order_relaxed) && p->kind == KernelKind::Contig;
   return p;
 }
 
@@ -314,7 +315,8 @@ bool bind(const CopyPlan& p, const void* src, void* dst, Bound& b) {
   b.d = static_cast<std::byte*>(dst) + p.dst_off;
   const KernelTable& t = active_kernels();
   b.kern = p.from == p.to ? t.k[p.stream ? 1 : 0][static_cast<int>(p.kind)][p.wlog]
-                          : t.convert[static_cast<int>(p.from)][static_cast<int>(p.to)][p.kind == KernelKind::Contig];
+                          : t.convert[static_cast<int>(p.from)][static_cast<int>(p.to)]
+                                     [p.kind == KernelKind::Contig ? (p.stream ? 2 : 1) : 0];
   return true;
 }
 
