@@ -91,6 +91,26 @@ def test_large_streamed(simd):
         _core._set_stream_threshold(before)
 
 
+@pytest.mark.parametrize("streamed", [False, True], ids=["cached", "streamed"])
+def test_rows_of_micro_tiles(simd, threads, streamed):
+    # NCHW -> NHWC with rows of 1..8 micro-tiles (tiled straight from the planes on AVX-512),
+    # a ragged last block of rows, outputs aligned and not, reversed planes.
+    before = _core._stream_threshold()
+    _core._set_stream_threshold(1 << 12 if streamed else 1 << 62)
+    try:
+        for dt, cs in ((np.float32, (16, 32, 48, 128, 144)), (np.float64, (8, 24, 64, 72))):
+            for c in cs:
+                x = _data((2, c, 37, 29), dt)
+                for v in (x.transpose(0, 2, 3, 1), x[:, ::-1].transpose(0, 2, 3, 1)):
+                    _check(v)
+                    buf = np.zeros(v.nbytes + 64, np.uint8)
+                    out = buf[8 : 8 + v.nbytes].view(dt).reshape(v.shape)  # 8-byte aligned only
+                    sd.copy(v, out=out)
+                    assert out.tobytes() == np.ascontiguousarray(v).tobytes()
+    finally:
+        _core._set_stream_threshold(before)
+
+
 @pytest.mark.parametrize("dt", DTYPES)
 def test_parallel_splits(simd, threads, dt):
     # Large enough for several threads: NHWC -> NCHW onto a few planes splits its columns (every
