@@ -107,6 +107,31 @@ def test_misaligned_and_column_major_out(threads) -> None:
             assert same_bits(sd.one_hot(idx, 7, values, axis=axis, out=t), want)
 
 
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_streamed(axis, threads) -> None:
+    """Outputs over the stream threshold (lowered to 0 here) assemble dense blocks in a buffer
+    and stream them: blocks cut short at a thread's range, depths from 1 to wider than a
+    buffer's block, every element width, outputs aligned and not, and a non-dense out=."""
+    rng = np.random.default_rng(12)
+    old = sd._core._stream_threshold()
+    sd._core._set_stream_threshold(0)
+    sd._core._plan_cache_clear()
+    try:
+        for shape, depth in (((300, 129), 37), ((5000,), 1), ((7, 3001), 3), ((40, 9), 20000)):
+            idx = rng.integers(-depth - 2, depth + 2, size=shape).astype(np.int64)
+            for dtype in (np.uint8, np.float16, np.float32, np.int64):
+                values = random_array(rng, (2,), dtype)
+                want = ref_one_hot(idx, depth, values, axis)
+                assert same_bits(sd.one_hot(idx, depth, values, axis=axis), want)
+                raw = np.zeros(want.nbytes + 1, np.uint8)[1:].view(dtype).reshape(want.shape)
+                assert same_bits(sd.one_hot(idx, depth, values, axis=axis, out=raw), want)
+                t = np.zeros(want.shape[::-1], dtype).T
+                assert same_bits(sd.one_hot(idx, depth, values, axis=axis, out=t), want)
+    finally:
+        sd._core._set_stream_threshold(old)
+        sd._core._plan_cache_clear()
+
+
 def test_index_extremes() -> None:
     for itype in INDEX_TYPES:
         info = np.iinfo(itype)

@@ -23,6 +23,8 @@ enum class KernelKind : std::uint8_t {
   Count
 };
 constexpr int kKernelKinds = static_cast<int>(KernelKind::Count);
+/// A table's last index for elements of w bytes (1, 2, 4, 8).
+constexpr int log2_width(std::size_t w) { return w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3; }
 
 /// The convert family's kernels: the same 2-D loop, reading elements of one DataType and writing
 /// them converted to another by SPEC 3.5's rules (elem/cast.hpp). [0]: any strides; [1]: both

@@ -22,8 +22,6 @@ constexpr std::array<LevelRow, 3> kTable{{{FeatureLevel::FL_2_1, 4, 4, kEightTyp
                                           {FeatureLevel::FL_4_0, 1, 8, kEightTypes},
                                           {FeatureLevel::FL_5_0, 1, 8, kTenTypes}}};
 
-constexpr int log2_width(std::size_t w) { return w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3; }
-
 // The value of element k. Integers: (start + k*delta) mod 2^64, whose low bits are SPEC's
 // mod 2^bits. Floats: fl64(fl64(k*delta) + start), then one conversion (elem/cast.hpp): the
 // product and the sum are separate statements so that no compiler fuses them into an FMA

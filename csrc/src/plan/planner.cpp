@@ -32,8 +32,6 @@ std::atomic<std::uint64_t> g_stream_bytes{std::uint64_t{16} << 20};
 
 i64 iabs(i64 v) { return v < 0 ? -v : v; }
 
-int log2_width(std::size_t w) { return w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3; }
-
 // Outermost first: larger destination stride outside, then larger source stride.
 bool outer_before(const PlanDim& a, const PlanDim& b) {
   if (a.ds != b.ds) return a.ds > b.ds;
