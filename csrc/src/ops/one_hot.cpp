@@ -2,9 +2,10 @@
 // One step of its own (the index family's loop nests, index/common.hpp): per block of lines it
 // reads each index once into a private array of positions, fills the block with the off value in
 // the output's memory order (line by line when the axis is the inner dimension, axis position by
-// axis position otherwise), then writes one on value per line while the block is in cache. An index can only choose
-// between the two values, never an address: out-of-range values (or values another thread rewrites) give all-off
-// sequences, so there is nothing to check before writing.
+// axis position otherwise), then writes one on value per line while the block is in cache (a
+// large output's dense blocks: in a buffer, then streamed out). An index can only choose between
+// the two values, never an address: out-of-range values (or values another thread rewrites) give
+// all-off sequences, so there is nothing to check before writing.
 #include <algorithm>
 #include <cstdlib>
 #include <string>
