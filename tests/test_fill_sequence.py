@@ -243,12 +243,22 @@ def test_compile_execute_raw_padded_buffer() -> None:
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda t: np.dtype(t).name)
-def test_streaming_block_path(dtype) -> None:
-    """Contiguous outputs over the stream threshold (lowered here) are made in blocks and streamed."""
+def test_streaming_block_path(dtype, simd, threads) -> None:
+    """Contiguous outputs over the stream threshold (lowered here) are made in blocks and streamed
+    (the line writer: outputs at any alignment, parts cut anywhere; guard bytes stay untouched)."""
     old = sd._core._stream_threshold()
     sd._core._set_stream_threshold(0)
+    sd._core._plan_cache_clear()
     try:
         for shape, start, delta in [((20001,), 5, 3), ((7, 3001), -1.5, 0.25)]:
-            assert same_bits(sd.fill_sequence(shape, start, delta, dtype), reference(shape, start, delta, dtype))
+            want = reference(shape, start, delta, dtype)
+            assert same_bits(sd.fill_sequence(shape, start, delta, dtype), want)
+            for offset in (1, 8, 24):
+                buf = np.full(want.nbytes + 128, 0xEE, np.uint8)
+                out = buf[64 + offset : 64 + offset + want.nbytes].view(want.dtype).reshape(shape)
+                sd.fill_sequence(shape, start, delta, dtype, out=out)
+                assert same_bits(out, want), offset
+                assert (buf[: 64 + offset] == 0xEE).all() and (buf[64 + offset + want.nbytes :] == 0xEE).all()
     finally:
         sd._core._set_stream_threshold(old)
+        sd._core._plan_cache_clear()
