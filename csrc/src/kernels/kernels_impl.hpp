@@ -1100,39 +1100,44 @@ template <class S, class D> inline void convert_run(const byte* s, byte* d, i64 
     stv<D>(d + i * static_cast<i64>(sizeof(D)), elem::cast_value<D>(ldv<S>(s + i * static_cast<i64>(sizeof(S)))));
 }
 
-// NT: outputs larger than the cache are converted 4 KiB at a time into L1 and streamed from
-// there (converted in place, every output line would be read for ownership first: int32 ->
-// float32 ran at 0.77 of a memcpy of the same bytes). The planner fences after the span.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-// GCC 12 takes the scalar tail after F16C's loop, given a block's constant count, for one that
-// could run 2^63 times (a false -Waggressive-loop-optimizations; the tail is empty there).
-#pragma GCC diagnostic ignored "-Waggressive-loop-optimizations"
-#endif
-template <class S, class D, bool NT>
+template <class S, class D>
 void k_convert_contig(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64, i64) {
-  constexpr i64 WS = sizeof(S), WD = sizeof(D);
-  for (i64 r = 0; r < n1; ++r, s += ss1, d += ds1) {
+  for (i64 r = 0; r < n1; ++r, s += ss1, d += ds1) convert_run<S, D>(s, d, n0);
+}
+
 #if defined(SK_VB)
-    if (NT && n0 * WD >= 8 * SK_VB && addr(d) % WD == 0) {
-      constexpr i64 B = 4096 / WD;  // elements per block
-      alignas(64) byte buf[4096];
-      const i64 head = static_cast<i64>((0 - addr(d)) & (SK_VB - 1)) / WD;
-      convert_run<S, D>(s, d, head);
-      i64 i = head;
-      for (; i + B <= n0; i += B) {
-        convert_run<S, D>(s + i * WS, buf, B);
-        for (i64 q = 0; q < B * WD; q += SK_VB) vstream(d + i * WD + q, vload(buf + q));
-      }
-      convert_run<S, D>(s + i * WS, d + i * WD, n0 - i);
+// Outputs larger than the cache: converted 4 KiB at a time into L1 by `conv` (the pair's
+// contiguous kernel) and streamed from there (converted in place, every output line would be
+// read for ownership first: int32 -> float32 ran at 0.77 of a memcpy of the same bytes). One
+// function for every pair (a template per pair doubled the convert family's compile time); the
+// planner fences after the span.
+#if defined(_MSC_VER)
+__declspec(noinline)
+#else
+__attribute__((noinline))
+#endif
+void convert_streamed(CopyKernel conv, i64 WS, i64 WD, const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0) {
+  alignas(64) byte buf[4096];
+  const i64 B = 4096 / WD;  // elements per block
+  for (i64 r = 0; r < n1; ++r, s += ss1, d += ds1) {
+    if (n0 * WD < 8 * SK_VB || addr(d) % WD != 0) {
+      conv(s, d, 1, 0, 0, n0, WS, WD);
       continue;
     }
-#endif
-    convert_run<S, D>(s, d, n0);
+    const i64 head = static_cast<i64>((0 - addr(d)) & (SK_VB - 1)) / WD;
+    conv(s, d, 1, 0, 0, head, WS, WD);
+    i64 i = head;
+    for (; i + B <= n0; i += B) {
+      conv(s + i * WS, buf, 1, 0, 0, B, WS, WD);
+      for (i64 q = 0; q < B * WD; q += SK_VB) vstream(d + i * WD + q, vload(buf + q));
+    }
+    conv(s + i * WS, d + i * WD, 1, 0, 0, n0 - i, WS, WD);
   }
 }
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
+template <class S, class D>
+void k_convert_stream(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64, i64) {
+  convert_streamed(&k_convert_contig<S, D>, sizeof(S), sizeof(D), s, d, n1, ss1, ds1, n0);
+}
 #endif
 
 void fill_convert(CopyKernel (&t)[kDtypeSlots][kDtypeSlots][3]) noexcept {
@@ -1144,8 +1149,12 @@ void fill_convert(CopyKernel (&t)[kDtypeSlots][kDtypeSlots][3]) noexcept {
           using D = decltype(dv);
           if constexpr (!std::is_same_v<S, D>) {
             t[a][b][0] = &k_convert<S, D>;
-            t[a][b][1] = &k_convert_contig<S, D, false>;
-            t[a][b][2] = &k_convert_contig<S, D, true>;
+            t[a][b][1] = &k_convert_contig<S, D>;
+#if defined(SK_VB)
+            t[a][b][2] = &k_convert_stream<S, D>;
+#else
+            t[a][b][2] = &k_convert_contig<S, D>;  // no vector stores: nothing to stream
+#endif
           }
         });
       });
