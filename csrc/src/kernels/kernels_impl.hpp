@@ -851,12 +851,17 @@ template <int W, bool NT> void panel_rows(const byte* s, byte* d, i64 n1, i64 n0
 // destination row pieces of m elements.
 template <int W, bool NT> void panel_cols(const byte* s, byte* d, i64 n1, i64 ds1, i64 n0) {
   constexpr i64 T = tile_edge<W>();
-  const i64 m = 4 * kPanel / (n1 * W) / T * T, RS = n1 * W, RD = m * W;
-  alignas(64) byte db[4 * kPanel];
+  const i64 m = 4 * kPanel / (n1 * W) / T * T, RS = n1 * W;
+  // 1- and 2-byte tiles fill each buffer line in 16-byte pieces over several tiles, so a few
+  // dozen rows' lines stay live at once: rows an even number of lines apart crowd into a few L1
+  // sets and evict each other between the pieces (float16 C = 32, rows 2 KiB apart, ran 3x
+  // slower than C = 64). An odd row pitch spreads them over the sets.
+  const i64 RD = m * W + (W <= 2 && n1 <= 64 && (m * W / 64) % 2 == 0 ? 64 : 0);
+  alignas(64) byte db[4 * kPanel + 64 * 64];
   i64 i0 = 0;
   for (; i0 + m <= n0; i0 += m) {
     tile_area<W>(s + i0 * RS, RS, db, RD, m, n1);
-    for (i64 r = 0; r < n1; ++r) put_run<NT>(d + r * ds1 + i0 * W, db + r * RD, RD);
+    for (i64 r = 0; r < n1; ++r) put_run<NT>(d + r * ds1 + i0 * W, db + r * RD, m * W);
   }
   for (i64 r = 0; r < n1; ++r)
     for (i64 i = i0; i < n0; ++i) st<W>(d + r * ds1 + i * W, ld<W>(s + r * W + i * RS));
