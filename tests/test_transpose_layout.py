@@ -116,7 +116,15 @@ def test_parallel_splits(simd, threads, dt):
     # Large enough for several threads: NHWC -> NCHW onto a few planes splits its columns (every
     # plane of a column block together), with a batch (outer index) or without, ragged last
     # blocks; NCHW -> NHWC splits rows of at least 64 KiB.
-    for n, c, hw in ((1, 3, 300 * 301), (3, 7, 40000), (2, 64, 4099), (1, 200, 1500), (1, 32, 3001)):
+    for n, c, hw in (
+        (1, 3, 300 * 301),
+        (3, 7, 40000),
+        (2, 64, 4099),
+        (1, 200, 1500),
+        (1, 32, 3001),
+        (1, 48, 2500),
+        (2, 80, 1100),
+    ):
         x = _data((n, hw, c), dt)
         _check(x.transpose(0, 2, 1))
         _check(x[:, ::-1].transpose(0, 2, 1))

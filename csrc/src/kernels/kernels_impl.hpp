@@ -778,15 +778,18 @@ constexpr i64 kPanel = 16384;  // bytes per staging buffer
 template <int W> constexpr i64 panel_rc() { return W <= 2 ? SK_VB / W : tile_edge<W>(); }
 
 // `rows` rows (stride RS) of `cols` elements -> `cols` rows (stride RD) of `rows` elements;
-// rows % tile_edge, cols % panel_rc.
+// rows % tile_edge, cols % tile_edge (wide tiles of panel_rc columns, then micro-tiles).
 template <int W> inline void tile_area(const byte* sb, i64 RS, byte* db, i64 RD, i64 rows, i64 cols) {
   constexpr i64 T = tile_edge<W>(), RC = panel_rc<W>();
-  for (i64 c = 0; c < cols; c += RC)
+  i64 c = 0;
+  for (; c + RC <= cols; c += RC)
     for (i64 i = 0; i < rows; i += T) {
       if constexpr (W == 1) wide_u8(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
       else if constexpr (W == 2) wide_u16(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
       else micro<W, false>(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
     }
+  for (; c < cols; c += T)  // 1- and 2-byte elements: the columns past the wide tiles, in micro-tiles
+    for (i64 i = 0; i < rows; i += T) micro<W, false>(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
 }
 
 // b bytes (a multiple of SK_VB) from an aligned buffer; streamed from the first aligned vector.
@@ -852,16 +855,17 @@ template <int W, bool NT> void panel_rows(const byte* s, byte* d, i64 n1, i64 n0
 template <int W, bool NT> void panel_cols(const byte* s, byte* d, i64 n1, i64 ds1, i64 n0) {
   constexpr i64 T = tile_edge<W>();
   const i64 m = 4 * kPanel / (n1 * W) / T * T, RS = n1 * W;
-  // 1- and 2-byte tiles fill each buffer line in 16-byte pieces over several tiles, so a few
-  // dozen rows' lines stay live at once: rows an even number of lines apart crowd into a few L1
-  // sets and evict each other between the pieces (float16 C = 32, rows 2 KiB apart, ran 3x
-  // slower than C = 64). An odd row pitch spreads them over the sets.
-  const i64 RD = m * W + (W <= 2 && n1 <= 64 && (m * W / 64) % 2 == 0 ? 64 : 0);
   alignas(64) byte db[4 * kPanel + 64 * 64];
   i64 i0 = 0;
-  for (; i0 + m <= n0; i0 += m) {
-    tile_area<W>(s + i0 * RS, RS, db, RD, m, n1);
-    for (i64 r = 0; r < n1; ++r) put_run<NT>(d + r * ds1 + i0 * W, db + r * RD, m * W);
+  // Panels of m columns, the last one narrower (a thread's block of columns may be less than m).
+  for (i64 w; (w = imin(m, (n0 - i0) / T * T)) > 0; i0 += w) {
+    // 1- and 2-byte tiles fill each buffer line in 16-byte pieces over several tiles, so a few
+    // dozen rows' lines stay live at once: rows an even number of lines apart crowd into a few
+    // L1 sets and evict each other between the pieces (float16 C = 32, rows 2 KiB apart, ran 3x
+    // slower than C = 64). An odd row pitch spreads them over the sets.
+    const i64 RD = w * W + (W <= 2 && n1 <= 64 && w * W % 128 == 0 ? 64 : 0);
+    tile_area<W>(s + i0 * RS, RS, db, RD, w, n1);
+    for (i64 r = 0; r < n1; ++r) put_run<NT>(d + r * ds1 + i0 * W, db + r * RD, w * W);
   }
   for (i64 r = 0; r < n1; ++r)
     for (i64 i = i0; i < n0; ++i) st<W>(d + r * ds1 + i * W, ld<W>(s + r * W + i * RS));
@@ -1040,7 +1044,7 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
       panel_rows<W, NT>(s, d, n1, n0, ss0);
       return;
     }
-    if (ss0 == n1 * W && n1 % RC == 0 && n1 * W * T <= kPanel && n0 >= T) {
+    if (ss0 == n1 * W && n1 % T == 0 && n1 * W * T <= kPanel && n0 >= T) {
       panel_cols<W, NT>(s, d, n1, ds1, n0);
       return;
     }
