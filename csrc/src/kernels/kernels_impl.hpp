@@ -828,23 +828,25 @@ template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n
 // destination rows at a time; the n0 source rows (far apart: staged, the next panel's prefetched).
 template <int W, bool NT> void panel_rows(const byte* s, byte* d, i64 n1, i64 n0, i64 ss0) {
   constexpr i64 RC = panel_rc<W>();
-  const i64 m = 2 * kPanel / (n0 * W) / RC * RC, RS = m * W, RD = n0 * W;
+  const i64 m = 2 * kPanel / (n0 * W) / RC * RC, RD = n0 * W;
   alignas(64) byte sb[2 * kPanel];
   alignas(64) byte db[2 * kPanel];
   // Prefetch PD rows ahead (into the next panel at the end): with planes a power of two apart,
   // the rows share cache sets, and a whole panel prefetched ahead would evict itself.
   constexpr i64 PD = 8;
   i64 r0 = 0;
-  for (; r0 + m <= n1; r0 += m) {
+  // Panels of m rows, the last one narrower (a thread's block of rows need not be a multiple of m).
+  for (i64 w; (w = imin(m, (n1 - r0) / RC * RC)) > 0; r0 += w) {
+    const i64 RS = w * W;
     for (i64 k = 0; k < n0; ++k) {
       const byte* sr = s + k * ss0 + r0 * W;
-      const byte* pf = k + PD < n0 ? sr + PD * ss0 : r0 + 2 * m <= n1 ? sr + (PD - n0) * ss0 + RS : nullptr;
+      const byte* pf = k + PD < n0 ? sr + PD * ss0 : r0 + 2 * w <= n1 ? sr + (PD - n0) * ss0 + RS : nullptr;
       if (pf)
         for (i64 q = 0; q < RS; q += 64) prefetch_l2(pf + q);
       for (i64 q = 0; q < RS; q += SK_VB) vstore(sb + k * RS + q, vload(sr + q));
     }
-    tile_area<W>(sb, RS, db, RD, n0, m);
-    put_run<NT>(d + r0 * RD, db, m * RD);
+    tile_area<W>(sb, RS, db, RD, n0, w);
+    put_run<NT>(d + r0 * RD, db, w * RD);
   }
   for (; r0 < n1; ++r0)
     for (i64 i = 0; i < n0; ++i) st<W>(d + r0 * RD + i * W, ld<W>(s + r0 * W + i * ss0));
