@@ -227,25 +227,6 @@ class PadRowsStep final : public Step {
   std::vector<i64> left_, right_;  // RowMargins (modes other than CONSTANT)
 };
 
-// Input element index for output coordinate c along a dimension (interior [s, s + m)), by the mode.
-i64 source_index(PaddingMode mode, i64 c, i64 s0, i64 m) {
-  const i64 j = c - s0;
-  const auto mod = [](i64 a, i64 p) { return (a % p + p) % p; };
-  switch (mode) {
-    case PaddingMode::EDGE: return std::min(std::max(j, i64{0}), m - 1);
-    case PaddingMode::WRAP: return mod(j, m);
-    case PaddingMode::REFLECTION: {
-      if (m == 1) return 0;
-      const i64 q = mod(j, 2 * (m - 1));
-      return q < m ? q : 2 * (m - 1) - q;
-    }
-    default: {  // SYMMETRIC
-      const i64 q = mod(j, 2 * m);
-      return q < m ? q : 2 * m - 1 - q;
-    }
-  }
-}
-
 // The PadRowsStep for `d`, or null when it does not apply: an output that is not row-major
 // packed, an empty interior, rows not contiguous in the input; for modes other than CONSTANT
 // also rows under a cache line or margins over 64 elements (a run per margin element).
@@ -279,9 +260,16 @@ std::unique_ptr<Step> pad_rows_step(const View& in, const View& out, const Paddi
   const PadRowsStep::Dim& r = v.back();
   const i64 e = r.o - r.s - r.m;
   if (r.m * W < 64 || r.s > 64 || e > 64) return nullptr;
-  std::vector<i64> left, right;
-  for (i64 c = 0; c < r.s; ++c) left.push_back(source_index(d.padding_mode, c, r.s, r.m) * W);
-  for (i64 c = r.s + r.m; c < r.o; ++c) right.push_back(source_index(d.padding_mode, c, r.s, r.m) * W);
+  // The margins' source offsets, element by element, from the mode's pieces (at most 128 elements).
+  std::vector<i64> at(static_cast<std::size_t>(r.o - r.m));
+  for (const Piece& p :
+       pieces(d.padding_mode, static_cast<u64>(r.m), static_cast<u64>(r.s), static_cast<u64>(e), false))
+    for (i64 t = 0; t < p.count; ++t)
+      for (i64 i = 0; i < p.len; ++i) {
+        const i64 c = p.at + t * p.spacing + i;  // an output coordinate outside [s, s + m)
+        at[static_cast<std::size_t>(c < r.s ? c : c - r.m)] = (p.from + p.step * i) * W;
+      }
+  std::vector<i64> left(at.begin(), at.begin() + r.s), right(at.begin() + r.s, at.end());
   return std::make_unique<PadRowsStep>(in.where, out.where, std::move(v), W, value, false, std::move(left),
                                        std::move(right));
 }
