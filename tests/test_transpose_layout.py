@@ -93,18 +93,23 @@ def test_large_streamed(simd):
 
 @pytest.mark.parametrize("streamed", [False, True], ids=["cached", "streamed"])
 def test_rows_of_micro_tiles(simd, threads, streamed):
-    # NCHW -> NHWC with rows of 1..8 micro-tiles (tiled straight from the planes on AVX-512),
+    # NCHW -> NHWC with rows of 1..8 line micro-tiles (tiled straight from the planes on AVX-512),
     # a ragged last block of rows, outputs aligned and not, reversed planes.
     before = _core._stream_threshold()
     _core._set_stream_threshold(1 << 12 if streamed else 1 << 62)
     try:
-        for dt, cs in ((np.float32, (16, 32, 48, 128, 144)), (np.float64, (8, 24, 64, 72))):
+        for dt, cs in (
+            (np.float16, (32, 64, 96, 256, 288)),  # 32x32 tiles of 2-byte elements
+            (np.float32, (16, 32, 48, 128, 144)),
+            (np.float64, (8, 24, 64, 72)),
+        ):
             for c in cs:
                 x = _data((2, c, 37, 29), dt)
                 for v in (x.transpose(0, 2, 3, 1), x[:, ::-1].transpose(0, 2, 3, 1)):
                     _check(v)
                     buf = np.zeros(v.nbytes + 64, np.uint8)
-                    out = buf[8 : 8 + v.nbytes].view(dt).reshape(v.shape)  # 8-byte aligned only
+                    at = np.dtype(dt).itemsize if dt == np.float16 else 8  # element-aligned only
+                    out = buf[at : at + v.nbytes].view(dt).reshape(v.shape)
                     sd.copy(v, out=out)
                     assert out.tobytes() == np.ascontiguousarray(v).tobytes()
     finally:

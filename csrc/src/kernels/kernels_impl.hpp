@@ -636,10 +636,10 @@ inline void wide_u8(const byte* s, i64 sst, byte* d, i64 dst) {
   }
 }
 
-// 8 source rows of SK_VB bytes -> kLanes tiles of 8x8 2-byte elements.
-inline void wide_u16(const byte* s, i64 sst, byte* d, i64 dst) {
-  vec r[8], a[8], c[8];
-  for (int k = 0; k < 8; ++k) r[k] = vload(s + k * sst);
+// 8 rows of SK_VB bytes -> o[j], whose lane l holds column l*8 + j of the 8 rows (kLanes
+// independent 8x8 tiles of 2-byte elements).
+inline void u16_lanes8(const vec r[8], vec o[8]) {
+  vec a[8], c[8];
   for (int i = 0; i < 4; ++i) {
     a[i] = unpacklo<16>(r[2 * i], r[2 * i + 1]);
     a[i + 4] = unpackhi<16>(r[2 * i], r[2 * i + 1]);
@@ -651,12 +651,39 @@ inline void wide_u16(const byte* s, i64 sst, byte* d, i64 dst) {
     c[4 * h + 3] = unpackhi<32>(a[4 * h + 2], a[4 * h + 3]);
   }
   for (int h = 0; h < 2; ++h) {
-    put_lanes<8>(d, dst, 4 * h + 0, unpacklo<64>(c[4 * h], c[4 * h + 2]));
-    put_lanes<8>(d, dst, 4 * h + 1, unpackhi<64>(c[4 * h], c[4 * h + 2]));
-    put_lanes<8>(d, dst, 4 * h + 2, unpacklo<64>(c[4 * h + 1], c[4 * h + 3]));
-    put_lanes<8>(d, dst, 4 * h + 3, unpackhi<64>(c[4 * h + 1], c[4 * h + 3]));
+    o[4 * h + 0] = unpacklo<64>(c[4 * h], c[4 * h + 2]);
+    o[4 * h + 1] = unpackhi<64>(c[4 * h], c[4 * h + 2]);
+    o[4 * h + 2] = unpacklo<64>(c[4 * h + 1], c[4 * h + 3]);
+    o[4 * h + 3] = unpackhi<64>(c[4 * h + 1], c[4 * h + 3]);
   }
 }
+
+// 8 source rows of SK_VB bytes -> kLanes tiles of 8x8 2-byte elements.
+inline void wide_u16(const byte* s, i64 sst, byte* d, i64 dst) {
+  vec r[8], o[8];
+  for (int k = 0; k < 8; ++k) r[k] = vload(s + k * sst);
+  u16_lanes8(r, o);
+  for (int j = 0; j < 8; ++j) put_lanes<8>(d, dst, j, o[j]);
+}
+
+#if defined(STRIDED_AVX512)
+// 32x32 2-byte elements, each row a whole 64-byte line: four groups of 8 rows transposed within
+// their lanes, then the lanes of the four groups exchanged (destination row 8l + j is lane l of
+// every group's o[j]).
+template <bool NT> inline void micro_u16_32(const byte* s, i64 sst, byte* d, i64 dst) {
+  vec o[4][8];
+  for (int g = 0; g < 4; ++g) {
+    vec r[8];
+    for (int k = 0; k < 8; ++k) r[k] = vload(s + (8 * g + k) * sst);
+    u16_lanes8(r, o[g]);
+  }
+  for (int j = 0; j < 8; ++j) {
+    __m512i t[4];
+    lanes4x4(o[0][j], o[1][j], o[2][j], o[3][j], t);
+    for (int l = 0; l < 4; ++l) put512<NT>(d + (8 * l + j) * dst, t[l]);
+  }
+}
+#endif
 #endif
 
 #if defined(SK_NEON)
@@ -805,10 +832,29 @@ template <bool NT> inline void put_run(byte* d, const byte* b, i64 n) {
   std::memcpy(d + q, b + q, static_cast<std::size_t>(n - q));
 }
 
-// Packed destination rows of n0 = 1..8 micro-tiles (T*W = 64: a micro-tile row is a whole line),
-// tiled straight from the n0 source planes (k_transpose says when). One: n0 == T.
+// Line micro-tiles: T x T elements with T*W = 64, so that each row of a tile is a whole line
+// (AVX-512: 32x32 2-byte, 16x16 4-byte, 8x8 8-byte elements; 0 where the target has none).
+template <int W> constexpr i64 line_edge() {
+#if defined(STRIDED_AVX512)
+  return W >= 2 ? 64 / W : 0;
+#else
+  return tile_edge<W>() * W == 64 ? tile_edge<W>() : 0;
+#endif
+}
+template <int W, bool NT> inline void line_micro(const byte* s, i64 sst, byte* d, i64 dst) {
+#if defined(STRIDED_AVX512)
+  if constexpr (W == 2) {
+    micro_u16_32<NT>(s, sst, d, dst);
+    return;
+  }
+#endif
+  micro<W, NT>(s, sst, d, dst);
+}
+
+// Packed destination rows of n0 = 1..8 line micro-tiles, tiled straight from the n0 source
+// planes (k_transpose says when). One: n0 == T.
 template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n1, i64 n0, i64 ss0) {
-  constexpr i64 T = tile_edge<W>();
+  constexpr i64 T = line_edge<W>();
   const i64 ds1 = n0 * W, nc = One ? T : n0;
   const bool aligned = addr(d) % 64 == 0;
   i64 r = 0;
@@ -816,8 +862,8 @@ template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n
     if (nc >= 4 * T && r + 3 * T <= n1)
       for (i64 k = 0; k < nc; ++k) prefetch_l2(s + k * ss0 + (r + 2 * T) * W);
     for (i64 c = 0; c < nc; c += T) {
-      if (NT && aligned) micro<W, true>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
-      else micro<W, false>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
+      if (NT && aligned) line_micro<W, true>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
+      else line_micro<W, false>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
     }
   }
   for (; r < n1; ++r)
@@ -1031,14 +1077,17 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
 #if defined(SK_VB)
   if (simd) {
     constexpr i64 RC = panel_rc<W>();
-    if (ds1 == n0 * W && n0 % T == 0 && n0 <= 8 * T && T * W == 64) {
-      // Packed rows of 1..8 micro-tiles (NCHW -> NHWC with C = 16..128 float32, nChw16c), each
-      // micro-tile row a whole output line: tiled straight from the source planes, no staging
-      // (the panels' two L1 passes cost more than they save here; one thread, 32 MiB: C = 16
-      // 2.3 vs 2.7-3.0 ms, C = 32 1.5x, C = 128 1.27x, C = 64 1.16x faster than the panels). From
+    constexpr i64 L = line_edge<W>();
+    if (L > 0 && ds1 == n0 * W && n0 % L == 0 && n0 <= 8 * L) {
+      // Packed rows of 1..8 line micro-tiles (NCHW -> NHWC with C = 16..128 float32, 32..256
+      // float16, nChw16c), each tile row a whole output line: tiled straight from the source
+      // planes, no staging (the panels' two L1 passes cost more than they save here; one thread,
+      // 32 MiB: C = 16 2.3 vs 2.7-3.0 ms, C = 32 1.5x, C = 128 1.27x, C = 64 1.16x faster than the
+      // panels; float16 C = 32..256 at 4-32 MiB 1.3-1.8x). The mirror (whole lines stored into C
+      // planes in turn) ran 2-3x slower than panel_cols: NHWC -> NCHW keeps the panels. From
       // 64 planes their lines two tile rows ahead are prefetched (the hardware tracks fewer
       // streams: C = 64 1.11-1.14x faster); with 16-32 it tracks them all (prefetching: 0.7-0.94x).
-      if (n0 == T) tile_rows<W, NT, true>(s, d, n1, n0, ss0);
+      if (n0 == L) tile_rows<W, NT, true>(s, d, n1, n0, ss0);
       else tile_rows<W, NT, false>(s, d, n1, n0, ss0);
       return;
     }
