@@ -1,4 +1,6 @@
-// region_overlap (exec/overlap.hpp) against brute force: every byte of both views listed.
+// region_overlap (exec/overlap.hpp) against brute force: every byte of both views listed; and
+// order_steps (exec/program.hpp), which groups a program's copies by those proofs, against the
+// same brute force.
 #include <cstdint>
 #include <random>
 #include <set>
@@ -6,6 +8,7 @@
 
 #include "check.hpp"
 #include "exec/overlap.hpp"
+#include "exec/program.hpp"
 
 using namespace strided::detail;
 
@@ -93,10 +96,168 @@ void test_random_against_brute_force() {
   CHECK(yes > 300);      // both answers were exercised
 }
 
+// ------------------------------------------------------------------ order_steps
+
+constexpr std::int64_t F = 4;  // float32
+
+View view(bool output, int buffer, std::int64_t offset, std::vector<std::int64_t> sizes,
+          std::vector<std::int64_t> strides) {
+  View v;
+  v.where = Operand{output, buffer, offset * F};
+  v.dtype = strided::DataType::FLOAT32;
+  v.sizes = std::move(sizes);
+  for (auto st : strides) v.strides.push_back(st * F);
+  return v;
+}
+View out(std::int64_t offset, std::vector<std::int64_t> sizes, std::vector<std::int64_t> strides, int buffer = 0) {
+  return view(true, buffer, offset, std::move(sizes), std::move(strides));
+}
+View in(std::vector<std::int64_t> sizes) {  // a packed input of that shape
+  std::vector<std::int64_t> st(sizes.size(), 1);
+  for (std::size_t i = sizes.size(); i-- > 1;) st[i - 1] = st[i] * sizes[i];
+  return view(false, 0, 0, sizes, st);
+}
+View constant(std::vector<std::int64_t> sizes) {
+  View v = view(false, 0, 0, sizes, std::vector<std::int64_t>(sizes.size(), 0));
+  v.where.is_constant = true;
+  return v;
+}
+
+struct Nop final : Step {
+  void run(const ExecContext&) const override {}
+};
+
+std::vector<std::uint32_t> groups_of(std::vector<std::unique_ptr<const Step>> steps) {
+  Program p;
+  p.steps = std::move(steps);
+  order_steps(p);
+  return p.groups;
+}
+
+template <class... S> std::vector<std::unique_ptr<const Step>> list(S... s) {
+  std::vector<std::unique_ptr<const Step>> v;
+  (v.push_back(std::move(s)), ...);
+  return v;
+}
+
+std::string str(const std::vector<std::uint32_t>& g) {
+  std::string s;
+  for (auto x : g) s += std::to_string(x) + " ";
+  return s;
+}
+
+void test_order_known() {
+  // a 4x8 output, rows 8 apart
+  // two row blocks from inputs: one group
+  CHECK_EQ(str(groups_of(list(make_copy_step(in({2, 8}), out(0, {2, 8}, {8, 1})),
+                              make_copy_step(in({2, 8}), out(16, {2, 8}, {8, 1}))))),
+           "0 2 ");
+  // a fill of the whole output, then a copy into a window of it: ordered
+  CHECK_EQ(str(groups_of(list(make_copy_step(constant({4, 8}), out(0, {4, 8}, {8, 1})),
+                              make_copy_step(in({2, 2}), out(9, {2, 2}, {8, 1}))))),
+           "0 1 2 ");
+  // even and odd columns never share a byte
+  CHECK_EQ(str(groups_of(list(make_copy_step(in({4, 4}), out(0, {4, 4}, {8, 2})),
+                              make_copy_step(in({4, 4}), out(1, {4, 4}, {8, 2}))))),
+           "0 2 ");
+  // the same bytes of two different outputs: apart (execute proves outputs disjoint)
+  CHECK_EQ(str(groups_of(list(make_copy_step(in({4, 8}), out(0, {4, 8}, {8, 1}, 0)),
+                              make_copy_step(in({4, 8}), out(0, {4, 8}, {8, 1}, 1))))),
+           "0 2 ");
+  // 40 one-column copies: groups of at most 16
+  std::vector<std::unique_ptr<const Step>> cols;
+  for (int c = 0; c < 40; ++c) cols.push_back(make_copy_step(in({4, 1}), out(c, {4, 1}, {40, 1})));
+  CHECK_EQ(str(groups_of(std::move(cols))), "0 16 32 40 ");
+  // border rows copied from rows written before (a pad's slabs): after them, and together
+  CHECK_EQ(str(groups_of(list(make_copy_step(in({2, 8}), out(8, {2, 8}, {8, 1})),
+                              make_copy_step(out(8, {1, 8}, {8, 1}), out(0, {1, 8}, {8, 1})),
+                              make_copy_step(out(16, {1, 8}, {8, 1}), out(24, {1, 8}, {8, 1}))))),
+           "0 1 3 ");
+  // a copy that overwrites what a member of its group reads: ordered
+  CHECK_EQ(str(groups_of(list(make_copy_step(out(8, {1, 8}, {8, 1}), out(0, {1, 8}, {8, 1})),
+                              make_copy_step(in({1, 8}), out(8, {1, 8}, {8, 1}))))),
+           "0 1 2 ");
+  // any other step runs alone
+  CHECK_EQ(str(groups_of(list(make_copy_step(in({1, 8}), out(0, {1, 8}, {8, 1})),
+                              make_copy_step(in({1, 8}), out(8, {1, 8}, {8, 1})), std::make_unique<Nop>(),
+                              make_copy_step(in({1, 8}), out(16, {1, 8}, {8, 1}))))),
+           "0 2 3 4 ");
+}
+
+// Random copies within a 48-float output (some reading it): in every group no byte written by
+// one member is written or read by another, and each group ends only where the next copy meets
+// a member (or the group is full): the grouping is exact, not merely safe.
+void test_order_random() {
+  std::mt19937_64 rng(7);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  auto random_view = [&]() {
+    const int nd = static_cast<int>(pick(1, 2));
+    std::vector<std::int64_t> sizes, strides;
+    std::int64_t lo = 0, hi = 0;
+    for (int d = 0; d < nd; ++d) {
+      sizes.push_back(pick(1, 4));
+      strides.push_back(pick(-7, 7));
+      const std::int64_t reach = strides.back() * (sizes.back() - 1);
+      (reach < 0 ? lo : hi) += reach;
+    }
+    return out(pick(-lo, 47 - hi), sizes, strides);
+  };
+  auto bytes = [](const View& v) {
+    std::set<std::int64_t> s;
+    for (auto b : bytes_of(region_of(v))) s.insert(b);
+    return s;
+  };
+  auto meet = [](const std::set<std::int64_t>& a, const std::set<std::int64_t>& b) {
+    for (auto x : a)
+      if (b.count(x)) return true;
+    return false;
+  };
+  int bad = 0, joined = 0, split = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int n = static_cast<int>(pick(2, 20));
+    std::vector<std::unique_ptr<const Step>> steps;
+    std::vector<std::set<std::int64_t>> w, r;  // each step's written bytes, and output bytes read
+    for (int k = 0; k < n; ++k) {
+      const View d = random_view();
+      const bool reads_out = pick(0, 3) == 0;
+      const View s = reads_out ? random_view() : in(d.sizes);
+      if (reads_out && s.sizes != d.sizes) {
+        --k;
+        continue;
+      }
+      steps.push_back(make_copy_step(s, d));
+      w.push_back(bytes(d));
+      r.push_back(reads_out ? bytes(s) : std::set<std::int64_t>{});
+    }
+    const auto g = groups_of(std::move(steps));
+    for (std::size_t q = 0; q + 1 < g.size(); ++q) {
+      for (auto i = g[q]; i < g[q + 1]; ++i)
+        for (auto j = g[q]; j < g[q + 1]; ++j)
+          if (i != j && (meet(w[i], w[j]) || meet(r[i], w[j]))) ++bad;
+      if (q + 2 < g.size()) {  // why did group q end?
+        const auto next = g[q + 1];
+        bool conflict = g[q + 1] - g[q] == 16;
+        for (auto i = g[q]; i < next; ++i)
+          conflict = conflict || meet(w[i], w[next]) || meet(r[i], w[next]) || meet(r[next], w[i]);
+        if (!conflict) ++bad;
+        ++split;
+      }
+      joined += static_cast<int>(g[q + 1] - g[q] > 1);
+    }
+  }
+  CHECK_EQ(bad, 0);
+  CHECK(joined > 100);  // both outcomes were exercised
+  CHECK(split > 100);
+}
+
 }  // namespace
 
 int main() {
   test_known_cases();
   test_random_against_brute_force();
+  test_order_known();
+  test_order_random();
   return check::report();
 }

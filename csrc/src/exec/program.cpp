@@ -7,31 +7,53 @@
 #include "plan/copy_plan.hpp"
 #include "runtime/runtime.hpp"
 #include "strided/error.hpp"
+#include "util/checked.hpp"
 
 namespace strided::detail {
 namespace {
 
+// The byte range [lo, hi) of a region, relative to its buffer pointer; `known` false when it
+// does not fit comfortably in 64 bits (then only the exact test decides).
+struct Span {
+  std::int64_t lo = 0, hi = 0;
+  bool known = false;
+};
+Span span_of(const Region& r) {
+  constexpr std::uint64_t kFar = std::uint64_t{1} << 61;
+  std::uint64_t below = 0, above = 0;
+  for (std::size_t d = 0; d < r.sizes.size(); ++d) {
+    if (r.sizes[d] <= 0) return Span{0, 0, true};  // no bytes at all
+    const std::int64_t st = r.strides[d];
+    const std::uint64_t mag =
+        st < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(st) : static_cast<std::uint64_t>(st);
+    std::uint64_t reach;
+    std::uint64_t& side = st < 0 ? below : above;
+    if (!checked_mul(mag, static_cast<std::uint64_t>(r.sizes[d] - 1), reach) || !checked_add(side, reach, side) ||
+        side > kFar)
+      return Span{};
+  }
+  if (r.offset < -static_cast<std::int64_t>(kFar) || r.offset > static_cast<std::int64_t>(kFar)) return Span{};
+  return Span{r.offset - static_cast<std::int64_t>(below),
+              r.offset + static_cast<std::int64_t>(above) + static_cast<std::int64_t>(r.width), true};
+}
+
 class CopyStep final : public Step {
  public:
-  CopyStep(const View& src, const View& dst)
-      : src_(src.where), dst_(dst.where),
-        plan_(plan_convert(src.dtype, dst.dtype, dst.sizes, src.strides, dst.strides)) {}
-  void run(const ExecContext& c) const override {
-    const std::byte* s = src_.in_ptr(c);
-    std::byte* d = dst_.out_ptr(c);
-    run_copy(*plan_, s, d, c.threads);
-  }
-  bool batchable_copy() const noexcept override { return !src_.is_output; }
-  CopyJob job(const ExecContext& c) const { return CopyJob{plan_.get(), src_.in_ptr(c), dst_.out_ptr(c)}; }
+  CopyStep(const View& s, const View& d)
+      : src(s.where), dst(d.where), writes(region_of(d)), reads(s.where.is_output ? region_of(s) : Region{}),
+        wspan(span_of(writes)), rspan(span_of(reads)),
+        plan_(plan_convert(s.dtype, d.dtype, d.sizes, s.strides, d.strides)) {}
+  void run(const ExecContext& c) const override { run_copy(*plan_, src.in_ptr(c), dst.out_ptr(c), c.threads); }
+  CopyJob job(const ExecContext& c) const { return CopyJob{plan_.get(), src.in_ptr(c), dst.out_ptr(c)}; }
+
+  Operand src, dst;
+  // The declared regions: the destination's bytes, and the source's when it lies in an output
+  // (inputs that overlap an output are snapshotted before the steps run; constants never change).
+  Region writes, reads;
+  Span wspan, rspan;  // their byte ranges (a cheap first test)
 
  private:
-  Operand src_, dst_;
   std::shared_ptr<const CopyPlan> plan_;
-};
-
-class BarrierStep final : public Step {
- public:
-  void run(const ExecContext&) const override {}
 };
 
 bool overlaps(const std::byte* a, std::pair<std::int64_t, std::int64_t> ea, const std::byte* b,
@@ -89,7 +111,41 @@ std::unique_ptr<const Step> make_copy_step(const View& src, const View& dst) {
   return std::make_unique<CopyStep>(src, dst);
 }
 
-std::unique_ptr<const Step> make_barrier_step() { return std::make_unique<BarrierStep>(); }
+namespace {
+constexpr std::size_t kGroup = 16;  // copies per parallel region (run_copies' job list)
+
+// Whether a's bytes and b's (views of one buffer) are proven apart.
+bool apart(const Region& a, Span sa, const Region& b, Span sb) {
+  if (sa.known && sb.known && (sa.hi <= sb.lo || sb.hi <= sa.lo || sa.lo == sa.hi || sb.lo == sb.hi)) return true;
+  const auto* base = reinterpret_cast<const std::byte*>(std::uintptr_t{1} << 62);  // any common base
+  return region_overlap(base, a, base, b, 1 << 12) == Overlap::kNo;
+}
+
+// Whether copy c may run in one region with the copies of g (all of whose pairs are apart).
+bool fits(const CopyStep& c, const std::vector<const CopyStep*>& g) {
+  for (const CopyStep* m : g) {
+    if (m->dst.buffer == c.dst.buffer && !apart(m->writes, m->wspan, c.writes, c.wspan)) return false;
+    if (c.src.is_output && c.src.buffer == m->dst.buffer && !apart(c.reads, c.rspan, m->writes, m->wspan)) return false;
+    if (m->src.is_output && m->src.buffer == c.dst.buffer && !apart(m->reads, m->rspan, c.writes, c.wspan))
+      return false;
+  }
+  return true;
+}
+}  // namespace
+
+void order_steps(Program& p) {
+  p.groups.clear();
+  std::vector<const CopyStep*> g;  // the current group's copies (empty: it holds another step)
+  for (std::size_t i = 0; i < p.steps.size(); ++i) {
+    const auto* c = dynamic_cast<const CopyStep*>(p.steps[i].get());
+    if (!(c && !g.empty() && g.size() < kGroup && fits(*c, g))) {
+      p.groups.push_back(static_cast<std::uint32_t>(i));
+      g.clear();
+    }
+    if (c) g.push_back(c);
+  }
+  p.groups.push_back(static_cast<std::uint32_t>(p.steps.size()));
+}
 
 void run_program(const Program& program, const std::byte* const* inputs,
                  const std::pair<std::int64_t, std::int64_t>* in_extent, std::size_t n_in, std::byte* const* outputs,
@@ -131,24 +187,20 @@ void run_program(const Program& program, const std::byte* const* inputs,
                   resolve_threads(program.threads),
                   reinterpret_cast<const std::byte*>(program.constants.data())};
   for (const auto& s : program.steps) s->check(ctx);
-  // Consecutive copy steps that read only inputs (a split's or join's parts: disjoint
-  // destinations) run as one batch, one parallel region for the operator.
-  CopyJob batch[16];
-  std::size_t nb = 0;
-  auto flush = [&] {
-    if (nb) run_copies(batch, nb, ctx.threads);
-    nb = 0;
-  };
-  for (const auto& s : program.steps) {
-    if (s->batchable_copy()) {  // only CopyStep says so
-      if (nb == 16) flush();
-      batch[nb++] = static_cast<const CopyStep*>(s.get())->job(ctx);
+  if (program.groups.empty()) {  // not grouped by order_steps(): every step alone, in order
+    for (const auto& s : program.steps) s->run(ctx);
+    return;
+  }
+  CopyJob jobs[kGroup];
+  for (std::size_t g = 0; g + 1 < program.groups.size(); ++g) {
+    const std::size_t a = program.groups[g], n = program.groups[g + 1] - a;
+    if (n == 1) {
+      program.steps[a]->run(ctx);
       continue;
     }
-    flush();
-    s->run(ctx);
+    for (std::size_t j = 0; j < n; ++j) jobs[j] = static_cast<const CopyStep*>(program.steps[a + j].get())->job(ctx);
+    run_copies(jobs, n, ctx.threads);
   }
-  flush();
 }
 
 }  // namespace strided::detail

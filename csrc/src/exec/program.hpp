@@ -59,8 +59,6 @@ class Step {
   /// check() on every step before run() on any step.
   virtual void check(const ExecContext&) const {}
   virtual void run(const ExecContext&) const = 0;
-  /// A copy that reads only inputs: the executor runs neighbouring ones in one parallel region.
-  virtual bool batchable_copy() const noexcept { return false; }
 };
 
 struct Program {
@@ -79,7 +77,17 @@ struct Program {
   std::vector<Region> out_regions;
   /// The constants that steps read (8 bytes each, aligned for every dtype).
   std::vector<std::uint64_t> constants;
+  /// The steps in groups that run together, [groups[g], groups[g + 1]): set by order_steps().
+  std::vector<std::uint32_t> groups;
 };
+
+/// Groups the steps for execution, in their order: consecutive copy steps share one parallel
+/// region when each writes bytes of the outputs that no other member writes or reads (each copy
+/// declares its destination view, and a source view in an output, as its regions; exec/overlap
+/// proves them apart, and a pair it cannot prove apart is ordered). Any other step runs alone.
+/// Lowerings therefore never order steps themselves: a fill and a copy into the same window, or a
+/// copy that reads what an earlier one wrote, land in successive groups.
+void order_steps(Program& program);
 
 /// The bytes `v` touches, relative to its buffer pointer.
 inline Region region_of(const View& v) { return Region{v.where.offset, v.width(), v.sizes, v.strides}; }
@@ -95,9 +103,5 @@ void run_program(const Program& program, const std::byte* const* inputs,
 /// A step that copies one view to another through the copy engine, converting the elements
 /// (SPEC 3.5) when the views' dtypes differ.
 std::unique_ptr<const Step> make_copy_step(const View& src, const View& dst);
-
-/// A step that does nothing but order the steps: those before it finish before those after it
-/// start (a step that overwrites or reads what an earlier one wrote).
-std::unique_ptr<const Step> make_barrier_step();
 
 }  // namespace strided::detail

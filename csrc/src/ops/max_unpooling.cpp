@@ -1,6 +1,6 @@
 // MaxUnpooling (DML_MAX_UNPOOLING_OPERATOR_DESC, ONNX MaxUnpool), SPEC 3.14.2: out = 0, then
 // out[p] = in[c] for p = indices[c], a row-major position over all of out's sizes. A zero fill,
-// a barrier, then one flat-scatter step (index/flat_scatter.cpp), whose check names the first
+// then one flat-scatter step (index/flat_scatter.cpp), whose check names the first
 // bad index before anything is written.
 #include <string>
 
@@ -31,7 +31,6 @@ void check(const Rules& r, const MaxUnpoolingDesc& d) {
 void lower(Lowering& l, const MaxUnpoolingDesc& d) {
   const View in = l.in(d.input), idx = l.in(d.indices), out = l.out(d.output);
   l.fill(out, Scalar::from_int(out.dtype, 0));
-  l.barrier();  // the scatter overwrites zeros
   index::FlatScatterGeom g;
   for (int k = 0; k < in.ndim(); ++k) {
     const auto u = static_cast<std::size_t>(k);

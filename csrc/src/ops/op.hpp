@@ -44,9 +44,6 @@ class Lowering {
   /// `out` filled with `value`, converted to out's dtype by the Cast rules: a copy from a
   /// stride-0 view of a constant the program owns.
   void fill(const View& out, const Scalar& value);
-  /// Steps added after this run after those before it have finished (call it before a step
-  /// that overwrites, or reads, what an earlier step wrote).
-  void barrier();
   /// BufferError unless `out` (a view from out()) gives every element its own memory: a step
   /// other than a copy writes elements in parallel, so the functional path's stride-0 outputs,
   /// which copies allow (last coordinate wins), would race there.

@@ -396,7 +396,6 @@ void lower(Lowering& l, const PaddingDesc& d) {
     if (!padded(i)) continue;
     const View dst = inside_before(i);
     const View src = narrow(dst, i, d.start_padding[u(i)], in.sizes[u(i)]);
-    l.barrier();  // reads what the steps before wrote
     for (const Piece& p : dim_pieces(i, false))
       l.p.steps.push_back(make_copy_step(piece_view(src, i, p, true), piece_view(dst, i, p, false)));
   }

@@ -112,8 +112,6 @@ void Lowering::fill(const View& out, const Scalar& value) {
   p.steps.push_back(make_copy_step(src, out));
 }
 
-void Lowering::barrier() { p.steps.push_back(make_barrier_step()); }
-
 void Lowering::own_elements(const View& out) const {
   if (given_ && may_overlap_itself(region_of(out), false))
     throw BufferError("outputs[" + std::to_string(out.where.buffer) +
@@ -181,6 +179,7 @@ std::shared_ptr<Program> build_call(int code, const Call& call, const View* ins,
     auto p = std::make_shared<Program>();
     Lowering lowering(*p, ins, call.n_in, outs, call.n_out, !IsIndexFamily<D>::value);
     lower(lowering, desc);
+    order_steps(*p);
     return p;
   });
 }
@@ -240,6 +239,7 @@ CompiledOperator compile(const AnyDesc& desc, CompileOptions options) {
   p->threads = options.threads;
   detail::Lowering lowering(*p);
   std::visit([&lowering](const auto& d) { lower(lowering, d); }, desc);
+  detail::order_steps(*p);
   return CompiledOperator(std::move(p));
 }
 

@@ -1,5 +1,5 @@
 // SliceGrad (DML_SLICE_GRAD_OPERATOR_DESC): the adjoint of Slice1 with the same window. A fill of
-// zeros, then (after a barrier: both write the window) a copy of the gradient into Slice1's
+// zeros, then (ordered after it: both write the window) a copy of the gradient into Slice1's
 // window as a view of the output (a negative stride is a flipped view). No kernel of its own.
 #include <string>
 
@@ -49,7 +49,6 @@ void lower(Lowering& l, const SliceGradDesc& d) {
   }
   l.fill(out, Scalar{out.dtype, 0});  // all-zero bits: zero in every type
   if (!copy) return;
-  l.barrier();
   l.p.steps.push_back(make_copy_step(grad, subsample(out, start, d.input_window_strides, grad.sizes)));
 }
 
