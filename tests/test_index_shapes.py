@@ -235,6 +235,13 @@ def test_empty_arrays_follow_the_same_rule():
         sd.gather_elements(np.zeros((2, 0)), np.zeros((1, 1), np.int64), axis=0)
     with pytest.raises(IndexError):  # an empty axis: every index is out of range
         sd.gather_elements(np.zeros((0, 3)), np.zeros((1, 2), np.int64), axis=0)
+    # A call that moves no data (Python's check) words a bad index as the library's check does.
+    for idx, lo in ((np.array([1, 5], np.int64), -3), (np.array([1, 5], np.uint32), 0)):
+        msg = rf"^gather\.indices\[1\] = 5: out of range \[{lo}, 3\) for axis 0$"
+        with pytest.raises(IndexError, match=msg):
+            sd.gather(np.zeros((3, 0), np.float32), idx, axis=0)  # empty result: checked in Python
+        with pytest.raises(IndexError, match=msg):
+            sd.gather(np.zeros((3, 2), np.float32), idx, axis=0)  # checked by the library
     assert same_bits(sd.scatter(x + 1, np.zeros((0, 2), np.int64), np.zeros((0, 2), np.float32)), x + 1)
     with pytest.raises(sd.ValidationError, match=r"scatter\.indices\.shape\[1\]"):
         sd.scatter(x, np.zeros((0, 4), np.int64), np.zeros((0, 4), np.float32))

@@ -332,7 +332,9 @@ def test_level_messages() -> None:
         out = np.zeros_like(x)
         sd.compile(s).execute([x, np.array([2, 4, 3], lt)], [out])
         assert out[0, 0].tolist() == [[1, 0, 2, 3], [7, 6, 5, 4], [10, 9, 8, 11]]
-        with pytest.raises(IndexError, match=r"^reverse_subsequences\.lengths\[0, 0, 2, 0\]: length -3 is negative"):
+        with pytest.raises(
+            IndexError, match=r"^ReverseSubsequencesDesc\.sequence_lengths\[0, 0, 2, 0\]: length -3 is negative$"
+        ):
             sd.compile(s).execute([x, np.array([2, 4, -3], lt)], [out])
         assert out[0, 0].tolist() == [[1, 0, 2, 3], [7, 6, 5, 4], [10, 9, 8, 11]]  # untouched
 

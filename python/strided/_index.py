@@ -4,8 +4,9 @@ Semantics as ONNX (Gather = numpy ``take``, GatherElements = ``take_along_axis``
 broadcasting of indices, GatherND, ScatterElements, ScatterND) with two promises beyond DirectML:
 
 * every index is checked before anything is written: a value outside ``[-size, size)`` raises
-  ``IndexError`` naming its position (``"scatter.indices[1, 2]: index 7 is out of range for
-  axis 0 of size 3"``) and leaves ``out`` untouched;
+  ``IndexError`` naming its position, value and the range allowed (``"scatter.indices[1, 2] = 7:
+  out of range [-3, 3) for axis 0"``; a compiled ``ScatterDesc`` says ``"ScatterDesc.indices..."``)
+  and leaves ``out`` untouched;
 * duplicates are deterministic: the last update in row-major order of the indices wins, and
   ``reduction`` ("add", "mul", "min", "max") combines them in that order, in the element type
   (integers wrap; float16 is rounded back to float16 after each step; float min/max propagate
@@ -111,9 +112,10 @@ def _check_range(idx: np.ndarray, bounds: Sequence[int], axes: Sequence[int], na
     if bad.any():
         pos = tuple(int(p) for p in np.argwhere(bad)[0])
         comp = pos[-1] if tuples else 0
+        lo = 0 if idx.dtype.kind == "u" else -bounds[comp]  # as the library's check: from -size if signed
         raise IndexError(
-            f"{name}[{', '.join(map(str, pos))}]: index {int(idx[pos])} is out of range for "
-            f"axis {axes[comp]} of size {bounds[comp]}"
+            f"{name}[{', '.join(map(str, pos))}] = {int(idx[pos])}: out of range [{lo}, {bounds[comp]}) "
+            f"for axis {axes[comp]}"
         )
 
 

@@ -113,12 +113,13 @@ void index_errors_write_nothing() {
                 TensorDesc(DataType::FLOAT32, {2, 3}), TensorDesc(DataType::FLOAT32, {3, 3}), 0};
   const CompiledOperator op = compile(d);
   CHECK_THROWS(op.execute({cb(in), cb(idx), cb(upd)}, {bb(out)}), IndexError,
-               "scatter.indices[1, 2]: index 7 is out of range for axis 0 of size 3");
+               "ScatterDesc.indices[1, 2] = 7: out of range [-3, 3) for axis 0");
   bool untouched = true;
   for (float v : out) untouched = untouched && v == -7;
   CHECK(untouched);
   idx[5] = -4;
-  CHECK_THROWS(op.execute({cb(in), cb(idx), cb(upd)}, {bb(out)}), IndexError, "index -4 is out of range");
+  CHECK_THROWS(op.execute({cb(in), cb(idx), cb(upd)}, {bb(out)}), IndexError,
+               "ScatterDesc.indices[1, 2] = -4: out of range [-3, 3)");
   idx[5] = -3;  // the first row: counts from the end
   op.execute({cb(in), cb(idx), cb(upd)}, {bb(out)});
   CHECK(out[2] == 2 && out[3] == 2);
@@ -132,7 +133,7 @@ void index_errors_write_nothing() {
                  2,
                  0};
   CHECK_THROWS(compile(g).execute({cb(nd_in), cb(nd_idx)}, {bb(nd_out)}), IndexError,
-               "gather_nd.indices[1, 0]: index 2 is out of range for axis 0 of size 2");
+               "GatherNDDesc.indices[1, 0] = 2: out of range [0, 2) for axis 0");
   CHECK(nd_out[0] == -7 && nd_out[1] == -7);
 }
 

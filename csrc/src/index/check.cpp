@@ -61,12 +61,14 @@ void minmax_run(const std::byte* p, std::int64_t n, std::int64_t st, I& mn, I& m
     if (d > static_cast<std::size_t>(s.skip_leading)) m += ", ";
     m += std::to_string(pos[d]);
   }
-  m += "]: index ";
+  m += "] = ";
   m += is_signed ? std::to_string(value_s) : std::to_string(value_u);
-  m += " is out of range for axis ";
-  m += std::to_string(s.axis[comp]);
-  m += " of size ";
+  m += ": out of range [";  // what the check accepts: from -size for signed index types
+  m += std::to_string(is_signed ? -s.bound[comp] : 0);
+  m += ", ";
   m += std::to_string(s.bound[comp]);
+  m += ") for axis ";
+  m += std::to_string(s.axis[comp]);
   throw IndexError(m);
 }
 

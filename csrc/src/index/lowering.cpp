@@ -7,9 +7,9 @@
 
 namespace strided::detail::index {
 
-IndexCheckSpec check_spec(const char* name, const View& idx) {
+IndexCheckSpec check_spec(std::string name, const View& idx) {
   IndexCheckSpec s;
-  s.name = name;
+  s.name = std::move(name);
   s.where = idx.where;
   s.dtype = idx.dtype;
   s.sizes = idx.sizes;
@@ -17,9 +17,9 @@ IndexCheckSpec check_spec(const char* name, const View& idx) {
   return s;
 }
 
-IndexCheckSpec tuple_check_spec(const char* name, const View& idx, int q, const std::int64_t* bound, int L,
+IndexCheckSpec tuple_check_spec(std::string name, const View& idx, int q, const std::int64_t* bound, int L,
                                 int first_axis) {
-  IndexCheckSpec c = check_spec(name, idx);
+  IndexCheckSpec c = check_spec(std::move(name), idx);
   c.skip_leading = idx.ndim() - q;
   c.comp_dim = idx.ndim() - 1;
   for (int k = 0; k < L; ++k) {

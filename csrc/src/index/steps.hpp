@@ -17,7 +17,7 @@ namespace strided::detail::index {
 
 /// Which index values to check and how to name a bad one.
 struct IndexCheckSpec {
-  std::string name;                 // "scatter.indices"
+  std::string name;                 // "ScatterDesc.indices" (compiled) or "scatter.indices" (a call)
   Operand where;                    // the indices tensor
   DataType dtype = DataType::UNKNOWN;
   std::vector<std::int64_t> sizes;  // the indices view (positions are reported in it)
@@ -116,10 +116,10 @@ std::unique_ptr<const Step> make_flat_scatter_step(const FlatScatterGeom& g, Ind
 // ---------------------------------------------------------------- helpers for lowerings (index/lowering.cpp)
 
 /// The check of the indices view `idx`, its errors naming `name` ("scatter.indices").
-IndexCheckSpec check_spec(const char* name, const View& idx);
+IndexCheckSpec check_spec(std::string name, const View& idx);
 /// check_spec for index tuples: the last of idx's trailing `q` dimensions holds the L = bound.size()
 /// components, component k indexing axis first_axis + k of size bound[k].
-IndexCheckSpec tuple_check_spec(const char* name, const View& idx, int q, const std::int64_t* bound, int L,
+IndexCheckSpec tuple_check_spec(std::string name, const View& idx, int q, const std::int64_t* bound, int L,
                                 int first_axis);
 /// Lines processed together (ElementsGeom::tile, ::pack) for an element width.
 void choose_tile(ElementsGeom& g, std::size_t width);

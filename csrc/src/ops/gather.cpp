@@ -53,7 +53,7 @@ void lower(Lowering& l, const GatherDesc& desc) {
   g.out = out.where;
   g.dtype = in.dtype;
   g.idx_dtype = idx.dtype;
-  index::IndexCheckSpec c = index::check_spec("gather.indices", idx);
+  index::IndexCheckSpec c = index::check_spec(l.name(GatherDesc::name, "gather") + ".indices", idx);
   c.skip_leading = idx.ndim() - d;
   c.bound = {g.N};
   c.axis = {axis};

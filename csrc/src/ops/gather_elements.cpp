@@ -39,7 +39,7 @@ void lower(Lowering& l, const GatherElementsDesc& d) {
   g.dtype = in.dtype;
   g.idx_dtype = idx.dtype;
   index::choose_tile(g, in.width());
-  index::IndexCheckSpec c = index::check_spec("gather_elements.indices", idx);
+  index::IndexCheckSpec c = index::check_spec(l.name(GatherElementsDesc::name, "gather_elements") + ".indices", idx);
   c.bound = {g.N};
   c.axis = {axis};
   l.p.steps.push_back(index::make_axis_gather_step(g, std::move(c)));

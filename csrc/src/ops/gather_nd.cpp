@@ -53,7 +53,8 @@ void lower(Lowering& l, const GatherNDDesc& d) {
   g.out = out.where;
   g.dtype = in.dtype;
   g.idx_dtype = idx.dtype;
-  index::IndexCheckSpec c = index::tuple_check_spec("gather_nd.indices", idx, q, g.bound.data(), L, b);
+  index::IndexCheckSpec c =
+      index::tuple_check_spec(l.name(GatherNDDesc::name, "gather_nd") + ".indices", idx, q, g.bound.data(), L, b);
   l.p.steps.push_back(index::make_tuple_gather_step(g, std::move(c)));
 }
 

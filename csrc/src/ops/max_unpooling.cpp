@@ -60,7 +60,7 @@ void lower(Lowering& l, const MaxUnpoolingDesc& d) {
   g.out = out.where;
   g.dtype = in.dtype;
   g.idx_dtype = idx.dtype;
-  index::IndexCheckSpec c = index::check_spec("max_unpool.indices", idx);
+  index::IndexCheckSpec c = index::check_spec(l.name(MaxUnpoolingDesc::name, "max_unpool") + ".indices", idx);
   c.bound = {g.M};
   c.axis = {0};
   l.p.steps.push_back(index::make_flat_scatter_step(g, std::move(c)));

@@ -48,6 +48,10 @@ class Lowering {
   /// other than a copy writes elements in parallel, so the functional path's stride-0 outputs,
   /// which copies allow (last coordinate wins), would race there.
   void own_elements(const View& out) const;
+  /// The name that errors found while the program runs (a bad index) start with: the
+  /// description's on a compiled operator ("GatherDesc"), the function's on a functional call
+  /// ("gather"), as validation's messages do.
+  std::string name(const char* desc, const char* call) const { return given_ ? call : desc; }
 
   Program& p;
 

@@ -38,6 +38,7 @@ struct Geom {
   Operand len, in, out;
   // The lengths as the description has them, to name a negative one (check()).
   std::vector<std::int64_t> len_sizes, len_strides;
+  std::string len_name;  // "ReverseSubsequencesDesc.sequence_lengths" or, on a call, "reverse_subsequences.lengths"
 };
 
 constexpr std::int64_t kBlock = 256;
@@ -158,8 +159,8 @@ void check_lengths(const Geom& g, const std::byte* len) {
             pos = std::to_string(at % g.len_sizes[d]) + (pos.empty() ? "" : ", ") + pos;
             at /= g.len_sizes[d];
           }
-          throw IndexError("reverse_subsequences.lengths[" + pos + "]: length " +
-                           std::to_string(static_cast<std::int64_t>(v)) + " is negative");
+          throw IndexError(g.len_name + "[" + pos + "]: length " + std::to_string(static_cast<std::int64_t>(v)) +
+                           " is negative");
         }
         ++at;
       }
@@ -212,6 +213,7 @@ void lower(Lowering& l, const ReverseSubsequencesDesc& d) {
   const View in = l.in(d.input), len = l.in(d.sequence_lengths), out = l.out(d.output);
   const auto axis = static_cast<std::size_t>(d.axis);
   Geom g;
+  g.len_name = l.name("ReverseSubsequencesDesc.sequence_lengths", "reverse_subsequences.lengths");
   for (std::size_t k = 0; k < in.sizes.size(); ++k)
     if (k != axis) g.lines.push(in.sizes[k], {len.strides[k], in.strides[k], out.strides[k]});
   g.lines.coalesce();

@@ -58,7 +58,7 @@ void lower(Lowering& l, const ScatterDesc& d) {
   g.idx_dtype = idx.dtype;
   index::choose_tile(g, in.width());
   g.same_view = cover ? same : true;
-  index::IndexCheckSpec c = index::check_spec("scatter.indices", idx);
+  index::IndexCheckSpec c = index::check_spec(l.name(ScatterDesc::name, "scatter") + ".indices", idx);
   c.bound = {g.N};
   c.axis = {axis};
   l.p.steps.push_back(index::make_axis_scatter_step(g, d.reduction, std::move(c)));

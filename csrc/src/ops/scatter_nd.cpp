@@ -64,7 +64,8 @@ void lower(Lowering& l, const ScatterNDDesc& d) {
   g.idx_dtype = idx.dtype;
   const bool same = index::same_view(xi, xo);
   if (same) l.p.inplace_ok.emplace_back(in.where.buffer, out.where.buffer);
-  index::IndexCheckSpec c = index::tuple_check_spec("scatter_nd.indices", idx, q, g.bound.data(), L, 0);
+  index::IndexCheckSpec c =
+      index::tuple_check_spec(l.name(ScatterNDDesc::name, "scatter_nd") + ".indices", idx, q, g.bound.data(), L, 0);
   l.p.steps.push_back(index::make_tuple_scatter_step(g, d.reduction, std::move(c), make_copy_step(xi, xo), same));
 }
 
