@@ -89,7 +89,7 @@ struct Search {
 
 Overlap region_overlap(const std::byte* pa, const Region& a, const std::byte* pb, const Region& b,
                        std::int64_t max_work) noexcept {
-  std::array<Term, kMaxTerms> t{};
+  std::array<Term, kMaxTerms> t;  // only the first n are used: no zeroing (order_steps calls this often)
   std::size_t n = 0;
   Span sa, sb;
   if (!terms_of(pa, a, sa, t, n)) return Overlap::kUnknown;
@@ -126,7 +126,7 @@ Overlap region_overlap(const std::byte* pa, const Region& a, const std::byte* pb
 }
 
 bool may_overlap_itself(const Region& r, bool zero_strides_ok) noexcept {
-  std::array<Term, kMaxTerms> t{};
+  std::array<Term, kMaxTerms> t;  // only the first n are used: no zeroing (order_steps calls this often)
   std::size_t n = 0;
   for (std::size_t d = 0; d < r.sizes.size(); ++d) {
     const std::int64_t sz = r.sizes[d], st = r.strides[d];

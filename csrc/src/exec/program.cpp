@@ -7,41 +7,14 @@
 #include "plan/copy_plan.hpp"
 #include "runtime/runtime.hpp"
 #include "strided/error.hpp"
-#include "util/checked.hpp"
 
 namespace strided::detail {
 namespace {
-
-// The byte range [lo, hi) of a region, relative to its buffer pointer; `known` false when it
-// does not fit comfortably in 64 bits (then only the exact test decides).
-struct Span {
-  std::int64_t lo = 0, hi = 0;
-  bool known = false;
-};
-Span span_of(const Region& r) {
-  constexpr std::uint64_t kFar = std::uint64_t{1} << 61;
-  std::uint64_t below = 0, above = 0;
-  for (std::size_t d = 0; d < r.sizes.size(); ++d) {
-    if (r.sizes[d] <= 0) return Span{0, 0, true};  // no bytes at all
-    const std::int64_t st = r.strides[d];
-    const std::uint64_t mag =
-        st < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(st) : static_cast<std::uint64_t>(st);
-    std::uint64_t reach;
-    std::uint64_t& side = st < 0 ? below : above;
-    if (!checked_mul(mag, static_cast<std::uint64_t>(r.sizes[d] - 1), reach) || !checked_add(side, reach, side) ||
-        side > kFar)
-      return Span{};
-  }
-  if (r.offset < -static_cast<std::int64_t>(kFar) || r.offset > static_cast<std::int64_t>(kFar)) return Span{};
-  return Span{r.offset - static_cast<std::int64_t>(below),
-              r.offset + static_cast<std::int64_t>(above) + static_cast<std::int64_t>(r.width), true};
-}
 
 class CopyStep final : public Step {
  public:
   CopyStep(const View& s, const View& d)
       : src(s.where), dst(d.where), writes(region_of(d)), reads(s.where.is_output ? region_of(s) : Region{}),
-        wspan(span_of(writes)), rspan(span_of(reads)),
         plan_(plan_convert(s.dtype, d.dtype, d.sizes, s.strides, d.strides)) {}
   void run(const ExecContext& c) const override { run_copy(*plan_, src.in_ptr(c), dst.out_ptr(c), c.threads); }
   CopyJob job(const ExecContext& c) const { return CopyJob{plan_.get(), src.in_ptr(c), dst.out_ptr(c)}; }
@@ -50,7 +23,6 @@ class CopyStep final : public Step {
   // The declared regions: the destination's bytes, and the source's when it lies in an output
   // (inputs that overlap an output are snapshotted before the steps run; constants never change).
   Region writes, reads;
-  Span wspan, rspan;  // their byte ranges (a cheap first test)
 
  private:
   std::shared_ptr<const CopyPlan> plan_;
@@ -114,9 +86,9 @@ std::unique_ptr<const Step> make_copy_step(const View& src, const View& dst) {
 namespace {
 constexpr std::size_t kGroup = 16;  // copies per parallel region (run_copies' job list)
 
-// Whether a's bytes and b's (views of one buffer) are proven apart.
-bool apart(const Region& a, Span sa, const Region& b, Span sb) {
-  if (sa.known && sb.known && (sa.hi <= sb.lo || sb.hi <= sa.lo || sa.lo == sa.hi || sb.lo == sb.hi)) return true;
+// Whether a's bytes and b's (views of one buffer) are proven apart (byte spans first, then the
+// exact test).
+bool apart(const Region& a, const Region& b) {
   const auto* base = reinterpret_cast<const std::byte*>(std::uintptr_t{1} << 62);  // any common base
   return region_overlap(base, a, base, b, 1 << 12) == Overlap::kNo;
 }
@@ -124,10 +96,9 @@ bool apart(const Region& a, Span sa, const Region& b, Span sb) {
 // Whether copy c may run in one region with the copies of g (all of whose pairs are apart).
 bool fits(const CopyStep& c, const std::vector<const CopyStep*>& g) {
   for (const CopyStep* m : g) {
-    if (m->dst.buffer == c.dst.buffer && !apart(m->writes, m->wspan, c.writes, c.wspan)) return false;
-    if (c.src.is_output && c.src.buffer == m->dst.buffer && !apart(c.reads, c.rspan, m->writes, m->wspan)) return false;
-    if (m->src.is_output && m->src.buffer == c.dst.buffer && !apart(m->reads, m->rspan, c.writes, c.wspan))
-      return false;
+    if (m->dst.buffer == c.dst.buffer && !apart(m->writes, c.writes)) return false;
+    if (c.src.is_output && c.src.buffer == m->dst.buffer && !apart(c.reads, m->writes)) return false;
+    if (m->src.is_output && m->src.buffer == c.dst.buffer && !apart(m->reads, c.writes)) return false;
   }
   return true;
 }

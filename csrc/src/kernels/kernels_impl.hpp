@@ -858,7 +858,7 @@ template <int W> constexpr i64 line_edge() {
 #if defined(STRIDED_AVX512)
   return W >= 2 ? 64 / W : 0;
 #else
-  return tile_edge<W>() * W == 64 ? tile_edge<W>() : 0;
+  return 0;
 #endif
 }
 template <int W, bool NT> inline void line_micro(const byte* s, i64 sst, byte* d, i64 dst) {
