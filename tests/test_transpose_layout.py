@@ -95,7 +95,9 @@ def test_large_streamed(simd):
 @pytest.mark.parametrize("streamed", [False, True], ids=["cached", "streamed"])
 def test_rows_of_micro_tiles(simd, threads, streamed):
     # NCHW -> NHWC with rows of 1..8 line micro-tiles (tiled straight from the planes on AVX-512),
-    # a ragged last block of rows, outputs aligned and not, reversed planes.
+    # a ragged last block of rows, reversed planes; outputs 64-byte aligned (streamed whole) and
+    # not (streamed shifted through a ring of span buffers, the partial lines carried across
+    # spans), with guard bytes on both sides; few spans (fewer than the ring) and many.
     before = _core._stream_threshold()
     _core._set_stream_threshold(1 << 12 if streamed else 1 << 62)
     try:
@@ -105,14 +107,18 @@ def test_rows_of_micro_tiles(simd, threads, streamed):
             (np.float64, (8, 24, 64, 72)),
         ):
             for c in cs:
-                x = _data((2, c, 37, 29), dt)
-                for v in (x.transpose(0, 2, 3, 1), x[:, ::-1].transpose(0, 2, 3, 1)):
-                    _check(v)
-                    buf = np.zeros(v.nbytes + 64, np.uint8)
-                    at = np.dtype(dt).itemsize if dt == np.float16 else 8  # element-aligned only
-                    out = buf[at : at + v.nbytes].view(dt).reshape(v.shape)
-                    sd.copy(v, out=out)
-                    assert out.tobytes() == np.ascontiguousarray(v).tobytes()
+                for shape in ((2, c, 37, 29), (1, c, 5, 13)):
+                    x = _data(shape, dt)
+                    for v in (x.transpose(0, 2, 3, 1), x[:, ::-1].transpose(0, 2, 3, 1)):
+                        _check(v)
+                        want = np.ascontiguousarray(v).tobytes()
+                        for at in (0, np.dtype(dt).itemsize, 16, 40, 1):
+                            raw = np.full(v.nbytes + 256, 0xA5, np.uint8)
+                            lo = (-raw.ctypes.data) % 64 + 64 + at  # `at` bytes past a line boundary
+                            out = raw[lo : lo + v.nbytes].view(dt).reshape(v.shape)
+                            sd.copy(v, out=out)
+                            assert out.tobytes() == want, (dt, c, shape, at)
+                            assert (raw[:lo] == 0xA5).all() and (raw[lo + v.nbytes :] == 0xA5).all()
     finally:
         _core._set_stream_threshold(before)
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "bindings.hpp"
+#include "exec/call.hpp"
 #include "index/steps.hpp"
 #include "plan/copy_plan.hpp"
 #include "plan/plan_detail.hpp"
@@ -46,8 +47,14 @@ void register_engine(pyb::module_& m) {
       },
       pyb::arg("width"), pyb::arg("sizes"), pyb::arg("src_strides"), pyb::arg("dst_strides"),
       "The copy plan for byte strides, as text: kernel kind, width, loop nest.");
-  m.def("_set_stream_threshold", &detail::set_stream_threshold, pyb::arg("bytes"),
-        "Outputs of at least `bytes` use streaming stores (plans made afterwards: clear the plan cache).");
+  m.def(
+      "_set_stream_threshold",
+      [](std::uint64_t bytes) {
+        // Plans fix their stores when made: cached ones would keep the old threshold's choice.
+        detail::set_stream_threshold(bytes);
+        detail::clear_plans();
+      },
+      pyb::arg("bytes"), "Outputs of at least `bytes` use streaming stores; clears the plan cache. For tests.");
   m.def("_stream_threshold", &detail::stream_threshold);
   m.def("_set_index_narrow_threshold", &detail::index::set_narrow_threshold, pyb::arg("bytes"),
         "Element-wise (axis) gather and scatter indices of at least `bytes` are narrowed during the check; for tests.");

@@ -871,6 +871,21 @@ template <int W, bool NT> inline void line_micro(const byte* s, i64 sst, byte* d
   micro<W, NT>(s, sst, d, dst);
 }
 
+#if defined(STRIDED_AVX512)
+inline __mmask64 lanes(unsigned a, unsigned b) {  // [a, b), 0 <= a < b <= 64
+  return _cvtu64_mask64((b == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << b) - 1) & ~((std::uint64_t{1} << a) - 1));
+}
+#endif
+// Bytes [a, b) of the 64 at p to the 64 at q, 0 <= a < b <= 64 (a masked store never touches the
+// other lanes' bytes).
+inline void put_lanes(byte* q, const byte* p, unsigned a, unsigned b) {
+#if defined(STRIDED_AVX512)
+  _mm512_mask_storeu_epi8(q, lanes(a, b), _mm512_loadu_si512(p));
+#else
+  std::memcpy(q + a, p + a, b - a);
+#endif
+}
+
 // Packed destination rows of n0 = 1..8 line micro-tiles, tiled straight from the n0 source
 // planes (k_transpose says when). One: n0 == T.
 template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n1, i64 n0, i64 ss0) {
@@ -886,6 +901,51 @@ template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n
       else line_micro<W, false>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
     }
   }
+  for (; r < n1; ++r)
+    for (i64 i = 0; i < nc; ++i) st<W>(d + r * ds1 + i * W, ld<W>(s + r * W + i * ss0));
+}
+
+// tile_rows streamed into a destination that is not 64-byte aligned (numpy allocates at 16
+// bytes; tile_rows would store normally). The T rows of a tile row are one contiguous span of
+// B = 64 n0 bytes. Each span is tiled into a ring of L1 buffers (span byte j at + off + j) and
+// streamed out shifted onto whole lines, T lines after each micro-tile of a later span, so that
+// loads and stores overlap (streaming each span after it: 1.3x slower) and no line is read back
+// while its stores may be in flight (a ring of 2: 1.1x slower with 32 planes); the bytes of a
+// span's last partial line are carried into the next one's first. Prefetching from 2 T planes
+// (4 T aligned) gave float32 C = 32 and 48 1.2-1.5x. 64 MiB against ordinary stores: float32
+// C = 16..128 and float16 C = 32..64 1.02-2.0x. Longer spans keep ordinary stores: float16
+// C = 128 (8 KiB spans, a ring of 3) ran 0.80x / 0.92x on 1 / 2 threads, C = 256 (a ring of 2)
+// 0.81x / 0.97x.
+template <int W> constexpr i64 shift_span() { return W == 2 ? 4096 : 8192; }
+template <int W, bool One> void tile_rows_shifted(const byte* s, byte* d, i64 n1, i64 n0, i64 ss0) {
+  constexpr i64 T = line_edge<W>(), kRing = 3 * (8192 + 64);
+  const i64 ds1 = n0 * W, nc = One ? T : n0, B = T * ds1;  // B <= shift_span
+  const auto off = static_cast<i64>(addr(d) & 63);
+  alignas(64) byte ring[kRing];
+  const i64 nb = imin(8, kRing / (B + 64));
+  const auto buf = [&](i64 m) { return ring + m % nb * (B + 64); };
+  // Lines [k0, k1) of span m (span bytes [64k - off, 64k - off + 64) at buf + 64k), its n0 lines.
+  const auto emit = [&](i64 m, i64 k0, i64 k1) {
+    const byte* b = buf(m);
+    byte* o = d + m * B - off;
+    if (m == 0 && k0 == 0) {  // the bytes before d are not ours
+      put_lanes(o, b, static_cast<unsigned>(off), 64);
+      k0 = 1;
+    }
+    for (i64 k = k0; k < k1; ++k)
+      for (i64 v = 0; v < 64; v += SK_VB) vstream(o + 64 * k + v, vload(b + 64 * k + v));
+    if (k1 == n0) put_lanes((m + 2) * T <= n1 ? buf(m + 1) : o + B, b + B, 0, static_cast<unsigned>(off));
+  };
+  i64 r = 0, n = 0;
+  for (; r + T <= n1; r += T, ++n) {
+    if (nc >= 2 * T && r + 3 * T <= n1)
+      for (i64 k = 0; k < nc; ++k) prefetch_l2(s + k * ss0 + (r + 2 * T) * W);
+    for (i64 c = 0; c < nc; c += T) {
+      line_micro<W, false>(s + c * ss0 + r * W, ss0, buf(n) + off + c * W, ds1);
+      if (n >= nb - 1) emit(n - nb + 1, c, c + T);
+    }
+  }
+  for (i64 m = n > nb - 1 ? n - nb + 1 : 0; m < n; ++m) emit(m, 0, n0);
   for (; r < n1; ++r)
     for (i64 i = 0; i < nc; ++i) st<W>(d + r * ds1 + i * W, ld<W>(s + r * W + i * ss0));
 }
@@ -1107,7 +1167,10 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
       // planes in turn) ran 2-3x slower than panel_cols: NHWC -> NCHW keeps the panels. From
       // 64 planes their lines two tile rows ahead are prefetched (the hardware tracks fewer
       // streams: C = 64 1.11-1.14x faster); with 16-32 it tracks them all (prefetching: 0.7-0.94x).
-      if (n0 == L) tile_rows<W, NT, true>(s, d, n1, n0, ss0);
+      if (NT && addr(d) % 64 != 0 && L * n0 * W <= shift_span<W>()) {
+        if (n0 == L) tile_rows_shifted<W, true>(s, d, n1, n0, ss0);
+        else tile_rows_shifted<W, false>(s, d, n1, n0, ss0);
+      } else if (n0 == L) tile_rows<W, NT, true>(s, d, n1, n0, ss0);
       else tile_rows<W, NT, false>(s, d, n1, n0, ss0);
       return;
     }
@@ -1257,9 +1320,6 @@ struct Acc {
 };
 inline Acc acc_load(const LineWriter& w) { return {_mm512_load_si512(w.line)}; }
 inline void acc_save(LineWriter& w, const Acc& a) { _mm512_store_si512(w.line, a.v); }
-inline __mmask64 lanes(unsigned a, unsigned b) {  // [a, b), 0 <= a < b <= 64
-  return _cvtu64_mask64((b == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << b) - 1) & ~((std::uint64_t{1} << a) - 1));
-}
 // Lanes [o, o + k) from p (p[0] into lane o), or from the pattern when p is null.
 inline void acc_put(Acc& a, const LineWriter& w, const byte* p, unsigned o, unsigned k) {
   const __mmask64 m = lanes(o, o + k);
