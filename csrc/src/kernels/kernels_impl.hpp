@@ -894,7 +894,7 @@ template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n
   const bool aligned = addr(d) % 64 == 0;
   i64 r = 0;
   for (; r + T <= n1; r += T) {
-    if (nc >= 4 * T && r + 3 * T <= n1)
+    if (nc >= imin(64, 4 * T) && r + 3 * T <= n1)
       for (i64 k = 0; k < nc; ++k) prefetch_l2(s + k * ss0 + (r + 2 * T) * W);
     for (i64 c = 0; c < nc; c += T) {
       if (NT && aligned) line_micro<W, true>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
@@ -1165,8 +1165,9 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
       // 32 MiB: C = 16 2.3 vs 2.7-3.0 ms, C = 32 1.5x, C = 128 1.27x, C = 64 1.16x faster than the
       // panels; float16 C = 32..256 at 4-32 MiB 1.3-1.8x). The mirror (whole lines stored into C
       // planes in turn) ran 2-3x slower than panel_cols: NHWC -> NCHW keeps the panels. From
-      // 64 planes their lines two tile rows ahead are prefetched (the hardware tracks fewer
-      // streams: C = 64 1.11-1.14x faster); with 16-32 it tracks them all (prefetching: 0.7-0.94x).
+      // 64 planes (32 of float64) their lines two tile rows ahead are prefetched (the hardware
+      // tracks fewer streams: float32 C = 64 1.11-1.14x faster, float16 C = 64 and 96 1.16-1.67x,
+      // float64 C = 48 1.14-1.29x); with 16-32 it tracks them all (prefetching: 0.7-0.94x).
       if (NT && addr(d) % 64 != 0 && L * n0 * W <= shift_span<W>()) {
         if (n0 == L) tile_rows_shifted<W, true>(s, d, n1, n0, ss0);
         else tile_rows_shifted<W, false>(s, d, n1, n0, ss0);
