@@ -1,5 +1,5 @@
 """Layout rows of compare.py (issue 14 goal 3, issue 13's depth_to_space row): transposes and
-relayouts of 12-32 MiB at the run's thread count, held to a fraction of a memcpy of the same bytes.
+relayouts of 12-64 MiB at the run's thread count, held to a fraction of a memcpy of the same bytes.
 Narrow planes (C = 2, 3) are the interleave / de-interleave kernels; C = 64 the tiled transpose;
 C = 24 the panels with 16x16 and 8x8 tiles."""
 
@@ -52,9 +52,11 @@ def _perm(a, axes):
 for dt, dname in ((np.float32, "f32"), (np.float16, "f16")):
     isz = np.dtype(dt).itemsize
     # C = 24: not a multiple of the 16-wide float32 micro-tile (16x16 plus 8x8 tiles on AVX-512)
-    for shape in ((1, 3, 1024, 1024), (1, 3, 2048, 2048), (4, 64, 128, 128), (8, 64, 128, 128), (4, 24, 256, 256)):
+    # (16, 64, 128, 128) float32: 64 MiB, where the memcpy reference leaves the last-level cache too
+    shapes = ((1, 3, 1024, 1024), (1, 3, 2048, 2048), (4, 64, 128, 128), (8, 64, 128, 128), (4, 24, 256, 256))
+    for shape in shapes + ((16, 64, 128, 128),):
         nb = int(np.prod(shape)) * isz
-        if not 12 << 20 <= nb <= 32 << 20:
+        if not 12 << 20 <= nb <= 64 << 20 or (nb > 32 << 20 and dt != np.float32):
             continue
         n, c, h, w = shape
         label = f"{dname} {shape} {nb >> 20} MiB"
