@@ -18,10 +18,6 @@
 
 #include "runtime/runtime.hpp"
 
-#ifdef STRIDED_HAVE_OPENMP
-#include <omp.h>
-#endif
-
 namespace strided::detail::index {
 
 // Descriptions have at most 8 dimensions; Gather's functional form pads to a common count, so a
@@ -189,34 +185,20 @@ inline void for_runs(const Walk<K>& w, std::int64_t lo, std::int64_t hi, F&& f) 
 }
 
 /// Runs body(lo, hi) over [0, total) split into `threads` contiguous parts whose bounds are
-/// multiples of `align` (except the end). Parts are claimed first come, first served (a thread
-/// descheduled by a busy machine leaves its part to the others); results never depend on the
-/// thread count as long as parts are independent.
+/// multiples of `align` (except the end), claimed first come, first served (parallel_items).
 template <class F>
 inline void parallel_ranges(std::int64_t total, int threads, std::int64_t align, F&& body) {
   if (total <= 0) return;
   if (align < 1) align = 1;
   const std::int64_t units = (total + align - 1) / align;
-  if (threads > units) threads = static_cast<int>(units);
-  if (threads <= 1) {
+  const std::int64_t nt = threads < units ? threads : units;
+  if (nt <= 1) {
     body(std::int64_t{0}, total);
     return;
   }
-#ifdef STRIDED_HAVE_OPENMP
-  const std::int64_t nt = threads;
-  std::atomic<std::int64_t> next{0};
-  TeamWatch watch(threads);
-#pragma omp parallel num_threads(threads)
-  {
-    if (omp_get_thread_num() == 0) watch.caller_started();
-    for (std::int64_t t = next.fetch_add(1, std::memory_order_relaxed); t < nt;
-         t = next.fetch_add(1, std::memory_order_relaxed))
-      body(std::min(total, units * t / nt * align), std::min(total, units * (t + 1) / nt * align));
-    if (omp_get_thread_num() == 0) watch.caller_done();
-  }
-#else
-  body(std::int64_t{0}, total);
-#endif
+  parallel_items(nt, static_cast<int>(nt), [&](std::int64_t t) {
+    body(std::min(total, units * t / nt * align), std::min(total, units * (t + 1) / nt * align));
+  });
 }
 
 /// Runs body(part, lo, hi) for `parts` contiguous parts of [0, total) (bounds multiples of
@@ -229,25 +211,9 @@ inline void parallel_parts(std::int64_t total, int parts, int threads, std::int6
   if (align < 1) align = 1;
   const std::int64_t units = (total + align - 1) / align;
   const std::int64_t np = std::min<std::int64_t>(parts, units);
-  auto part = [&](std::int64_t p) {
+  parallel_items(np, threads, [&](std::int64_t p) {
     body(static_cast<int>(p), std::min(total, units * p / np * align), std::min(total, units * (p + 1) / np * align));
-  };
-#ifdef STRIDED_HAVE_OPENMP
-  if (threads > 1 && np > 1) {
-    TeamWatch watch(threads);
-#pragma omp parallel num_threads(threads)
-    {
-      if (omp_get_thread_num() == 0) watch.caller_started();
-#pragma omp for schedule(dynamic, 1) nowait
-      for (std::int64_t p = 0; p < np; ++p) part(p);
-      if (omp_get_thread_num() == 0) watch.caller_done();
-    }
-    return;
-  }
-#else
-  (void)threads;
-#endif
-  for (std::int64_t p = 0; p < np; ++p) part(p);
+  });
 }
 
 // ---------------------------------------------------------------- FLOAT16

@@ -17,10 +17,6 @@
 #include <immintrin.h>
 #endif
 
-#ifdef STRIDED_HAVE_OPENMP
-#include <omp.h>
-#endif
-
 namespace strided::detail {
 namespace {
 
@@ -382,35 +378,14 @@ void run_chunk(const Bound& b, i64 c) {
   if (e0 < e1) run_span(*b.p, b.kern, b.s, b.d, e0, e1 < b.total ? e1 : b.total);
 }
 
-// One parallel region over the chunks of all `n` bound copies. Chunks are handed out first
-// come, first served: on a busy machine a descheduled thread does not hold the others up (the
-// result is the same whoever copies a chunk).
+// One parallel region over the chunks of all `n` bound copies (parallel_items: claimed first
+// come, first served; the result is the same whoever copies a chunk).
 void run_parallel(const Bound* bs, const i64* first_chunk, std::size_t n, int nt) {
-  const i64 all = first_chunk[n];
-#ifdef STRIDED_HAVE_OPENMP
-  std::atomic<i64> next{0};
-  TeamWatch watch(nt);
-#pragma omp parallel num_threads(nt)
-  {
-    if (omp_get_thread_num() == 0) watch.caller_started();
-    std::size_t j = 0;
-    i64 mine = 0;
-    for (i64 c = next.fetch_add(1, std::memory_order_relaxed); c < all;
-         c = next.fetch_add(1, std::memory_order_relaxed)) {
-      while (c >= first_chunk[j + 1]) ++j;  // chunks are taken in increasing order
-      run_chunk(bs[j], c - first_chunk[j]);
-      ++mine;
-    }
-    if (omp_get_thread_num() == 0) watch.caller_done(mine, all);
-  }
-#else
-  (void)nt;
-  std::size_t j = 0;
-  for (i64 c = 0; c < all; ++c) {
-    while (c >= first_chunk[j + 1]) ++j;
+  parallel_items(first_chunk[n], nt, [&](i64 c) {
+    const std::size_t j =
+        static_cast<std::size_t>(std::upper_bound(first_chunk, first_chunk + n + 1, c) - first_chunk) - 1;
     run_chunk(bs[j], c - first_chunk[j]);
-  }
-#endif
+  });
 }
 
 // The bytes that size a plan's team. memcpy-class rows run ~4x faster per byte than strided

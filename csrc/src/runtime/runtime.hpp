@@ -4,9 +4,14 @@
 #error \
     "a per-ISA translation unit (*_avx2.cpp, *_avx512.cpp) must not include this header: its inline functions and templates would be emitted as weak symbols compiled for that ISA (see scripts/check_isa_symbols.sh)"
 #endif
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#ifdef STRIDED_HAVE_OPENMP
+#include <omp.h>
+#endif
 
 namespace strided::detail {
 
@@ -44,6 +49,35 @@ class TeamWatch {
   std::int64_t start_ns_, started_ns_ = 0, done_ns_ = 0, arrived_ns_ = 0;
   bool alone_ = false;
 };
+
+/// The engine's one parallel loop: body(i) for every i in [0, count), on up to `threads` threads
+/// of one watched region. Items are claimed first come, first served, so a thread descheduled by
+/// a busy machine leaves its items to the others, and each thread takes its items in increasing
+/// order. Results must not depend on which thread runs an item.
+template <class F>
+void parallel_items(std::int64_t count, int threads, F&& body) {
+  if (count <= 0) return;
+#ifdef STRIDED_HAVE_OPENMP
+  if (threads > 1 && count > 1) {
+    std::atomic<std::int64_t> next{0};
+    TeamWatch watch(threads);
+#pragma omp parallel num_threads(threads)
+    {
+      const bool caller = omp_get_thread_num() == 0;
+      if (caller) watch.caller_started();
+      std::int64_t mine = 0;
+      for (std::int64_t i = next.fetch_add(1, std::memory_order_relaxed); i < count;
+           i = next.fetch_add(1, std::memory_order_relaxed), ++mine)
+        body(i);
+      if (caller) watch.caller_done(mine, count);
+    }
+    return;
+  }
+#else
+  (void)threads;
+#endif
+  for (std::int64_t i = 0; i < count; ++i) body(i);
+}
 
 /// Tests and diagnostics: the current cap (1024 when not capped); reset lifts it.
 int team_cap() noexcept;
