@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "runtime/runtime.hpp"
+#include "util/checked.hpp"
 
 namespace strided::detail::index {
 
@@ -118,8 +119,7 @@ struct Walk {
         const auto last = static_cast<std::size_t>(out.n - 1);
         bool mergeable = true;
         for (std::size_t k = 0; k < static_cast<std::size_t>(K); ++k)
-          // out.st == st * size, tested by division: strides near 2^62 would overflow the product.
-          if (out.st[k][last] % size[ui] != 0 || out.st[k][last] / size[ui] != st[k][ui]) mergeable = false;
+          if (!nests(out.st[k][last], st[k][ui], size[ui])) mergeable = false;
         if (mergeable) {
           out.size[last] *= size[ui];
           for (std::size_t k = 0; k < static_cast<std::size_t>(K); ++k) out.st[k][last] = st[k][ui];

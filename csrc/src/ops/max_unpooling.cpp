@@ -7,6 +7,7 @@
 #include "exec/call.hpp"
 #include "index/steps.hpp"
 #include "ops/op.hpp"
+#include "util/checked.hpp"
 
 namespace strided::detail {
 namespace {
@@ -44,9 +45,7 @@ void lower(Lowering& l, const MaxUnpoolingDesc& d) {
     g.M *= out.sizes[u];
     if (out.sizes[u] == 1) continue;
     const auto last = static_cast<std::size_t>(g.n - 1);
-    // out_st == size * stride, tested by division: a valid stride near 2^62 overflows the product.
-    if (g.n > 0 && out.sizes[u] > 0 && g.out_st[last] % out.sizes[u] == 0 &&
-        g.out_st[last] / out.sizes[u] == out.strides[u]) {
+    if (g.n > 0 && out.sizes[u] > 0 && nests(g.out_st[last], out.strides[u], out.sizes[u])) {
       g.out_size[last] *= out.sizes[u];
       g.out_st[last] = out.strides[u];
     } else {

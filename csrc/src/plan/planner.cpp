@@ -112,8 +112,7 @@ void order_and_coalesce(std::vector<PlanDim>& dims) {
     const PlanDim& o = dims[j];
     if (!merged.empty()) {
       PlanDim& i = merged.back();
-      // o.s == i.s * i.n, tested by division: strides near 2^62 would overflow the product.
-      if (o.ss % i.n == 0 && o.ss / i.n == i.ss && o.ds % i.n == 0 && o.ds / i.n == i.ds) {
+      if (nests(o.ss, i.ss, i.n) && nests(o.ds, i.ds, i.n)) {
         i.n *= o.n;
         continue;
       }

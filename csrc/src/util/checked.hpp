@@ -25,5 +25,11 @@ inline bool checked_add(std::uint64_t a, std::uint64_t b, std::uint64_t& r) noex
   return true;
 #endif
 }
+/// True when a loop of stride `outer` steps exactly over n >= 1 steps of stride `inner`
+/// (outer == inner * n: the two dimensions merge into one), tested by division: strides near
+/// 2^62 would overflow the product.
+inline bool nests(std::int64_t outer, std::int64_t inner, std::int64_t n) noexcept {
+  return outer % n == 0 && outer / n == inner;
+}
 
 }  // namespace strided::detail
