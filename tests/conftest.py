@@ -100,10 +100,8 @@ def index_kernel_variant(mode: str):
     forced = mode != "plain"
     core._set_index_narrow_threshold(0 if forced else old_n)
     core._set_stream_threshold(0 if forced else old_s)
-    core._plan_cache_clear()
     try:
         yield mode
     finally:
         core._set_index_narrow_threshold(old_n)
         core._set_stream_threshold(old_s)
-        core._plan_cache_clear()

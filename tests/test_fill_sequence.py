@@ -248,7 +248,6 @@ def test_streaming_block_path(dtype, simd, threads) -> None:
     (the line writer: outputs at any alignment, parts cut anywhere; guard bytes stay untouched)."""
     old = sd._core._stream_threshold()
     sd._core._set_stream_threshold(0)
-    sd._core._plan_cache_clear()
     try:
         for shape, start, delta in [((20001,), 5, 3), ((7, 3001), -1.5, 0.25)]:
             want = reference(shape, start, delta, dtype)
@@ -261,4 +260,3 @@ def test_streaming_block_path(dtype, simd, threads) -> None:
                 assert (buf[: 64 + offset] == 0xEE).all() and (buf[64 + offset + want.nbytes :] == 0xEE).all()
     finally:
         sd._core._set_stream_threshold(old)
-        sd._core._plan_cache_clear()

@@ -215,10 +215,8 @@ def stream_mode(request):
     core = sd._core
     old = core._stream_threshold()
     core._set_stream_threshold(0 if request.param == "streamed" else old)
-    core._plan_cache_clear()
     yield request.param
     core._set_stream_threshold(old)
-    core._plan_cache_clear()
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
@@ -327,7 +325,6 @@ def test_gather_elements_out_narrowed_lines(dtype, k, stream_mode, threads):
     core = sd._core
     old = core._index_narrow_threshold()
     core._set_index_narrow_threshold(0)
-    core._plan_cache_clear()
     try:
         rng = np.random.default_rng(13)
         x = random_array(rng, (64, 300), dtype)
@@ -343,7 +340,6 @@ def test_gather_elements_out_narrowed_lines(dtype, k, stream_mode, threads):
                 assert same_bits(sd.gather_elements(x, idx.astype(np.int32), axis=1), want)
     finally:
         core._set_index_narrow_threshold(old)
-        core._plan_cache_clear()
 
 
 def test_gather_elements_simd_targets_identical(threads):
@@ -357,7 +353,6 @@ def test_gather_elements_simd_targets_identical(threads):
     try:
         for narrow in (old_n, 0):
             core._set_index_narrow_threshold(narrow)
-            core._plan_cache_clear()
             for target in core._simd_targets():
                 core._set_simd(target)
                 for t in (1, 2):
@@ -372,4 +367,3 @@ def test_gather_elements_simd_targets_identical(threads):
     finally:
         core._set_simd(before)
         core._set_index_narrow_threshold(old_n)
-        core._plan_cache_clear()

@@ -115,7 +115,6 @@ def test_streamed(axis, threads) -> None:
     rng = np.random.default_rng(12)
     old = sd._core._stream_threshold()
     sd._core._set_stream_threshold(0)
-    sd._core._plan_cache_clear()
     try:
         for shape, depth in (((300, 129), 37), ((5000,), 1), ((7, 3001), 3), ((40, 9), 20000)):
             idx = rng.integers(-depth - 2, depth + 2, size=shape).astype(np.int64)
@@ -129,7 +128,6 @@ def test_streamed(axis, threads) -> None:
                 assert same_bits(sd.one_hot(idx, depth, values, axis=axis, out=t), want)
     finally:
         sd._core._set_stream_threshold(old)
-        sd._core._plan_cache_clear()
 
 
 def test_index_extremes() -> None:

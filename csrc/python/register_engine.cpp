@@ -56,8 +56,15 @@ void register_engine(pyb::module_& m) {
       },
       pyb::arg("bytes"), "Outputs of at least `bytes` use streaming stores; clears the plan cache. For tests.");
   m.def("_stream_threshold", &detail::stream_threshold);
-  m.def("_set_index_narrow_threshold", &detail::index::set_narrow_threshold, pyb::arg("bytes"),
-        "Element-wise (axis) gather and scatter indices of at least `bytes` are narrowed during the check; for tests.");
+  m.def(
+      "_set_index_narrow_threshold",
+      [](std::int64_t bytes) {
+        detail::index::set_narrow_threshold(bytes);
+        detail::clear_plans();  // as above: cached plans keep the choice they were made with
+      },
+      pyb::arg("bytes"),
+      "Element-wise (axis) gather and scatter indices of at least `bytes` are narrowed during the check; clears "
+      "the plan cache. For tests.");
   m.def("_index_narrow_threshold", &detail::index::narrow_threshold);
   m.def("_set_result_pool_limit", &set_result_pool_limit, pyb::arg("bytes"),
         "Result pool byte limit (0 turns it off and frees the idle blocks); for benchmarks and tests.");

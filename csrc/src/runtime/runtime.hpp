@@ -58,7 +58,8 @@ template <class F>
 void parallel_items(std::int64_t count, int threads, F&& body) {
   if (count <= 0) return;
 #ifdef STRIDED_HAVE_OPENMP
-  if (threads > 1 && count > 1) {
+  if (threads > count) threads = static_cast<int>(count);  // a thread with no item is only a wait
+  if (threads > 1) {
     std::atomic<std::int64_t> next{0};
     TeamWatch watch(threads);
 #pragma omp parallel num_threads(threads)
