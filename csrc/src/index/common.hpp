@@ -1,6 +1,5 @@
-// Shared pieces of the index operators (Gather*, Scatter*): loop nests over strided views
-// (Walk / Cursor / for_runs), unaligned element access, index normalisation, FLOAT16
-// conversion and the scatter reduction ops. Internal to csrc/src/index and ops/lower_index.cpp.
+// Shared pieces of the index operators (Gather*, Scatter*): unaligned element access, index
+// normalisation, FLOAT16 conversion and the scatter reduction ops. Internal to csrc/src/index and ops/lower_index.cpp.
 #pragma once
 #ifdef STRIDED_ISA_TU
 #error \
@@ -16,14 +15,11 @@
 #include <string>
 #include <type_traits>
 
+#include "plan/nest.hpp"
 #include "runtime/runtime.hpp"
 #include "util/checked.hpp"
 
 namespace strided::detail::index {
-
-// Descriptions have at most 8 dimensions; Gather's functional form pads to a common count, so a
-// little headroom is kept. Lowering checks the count before building a Walk.
-inline constexpr int kMaxLoop = 16;
 
 /// Unaligned, aliasing-safe element access (buffers handed to execute() may be misaligned).
 template <class T>
@@ -81,139 +77,6 @@ template <class I>
 inline std::int64_t read_index(I v, std::int64_t size) noexcept {
   const std::uint64_t u = index_pos(v, size);
   return u < static_cast<std::uint64_t>(size) ? static_cast<std::int64_t>(u) : 0;
-}
-
-/// A loop nest over `n` dimensions with byte strides for K operands, outermost first.
-template <int K>
-struct Walk {
-  int n = 0;
-  std::array<std::int64_t, kMaxLoop> size{};
-  std::array<std::array<std::int64_t, kMaxLoop>, K> st{};
-
-  void push(std::int64_t s, const std::array<std::int64_t, K>& strides) {
-    size[static_cast<std::size_t>(n)] = s;
-    for (int k = 0; k < K; ++k)
-      st[static_cast<std::size_t>(k)][static_cast<std::size_t>(n)] = strides[static_cast<std::size_t>(k)];
-    ++n;
-  }
-  std::int64_t count() const noexcept {
-    std::int64_t c = 1;
-    for (int i = 0; i < n; ++i) c *= size[static_cast<std::size_t>(i)];
-    return c;
-  }
-  std::int64_t inner_size() const noexcept { return n ? size[static_cast<std::size_t>(n - 1)] : 1; }
-  std::int64_t inner_st(int k) const noexcept {
-    return n ? st[static_cast<std::size_t>(k)][static_cast<std::size_t>(n - 1)] : 0;
-  }
-  /// Drops size-1 dimensions and merges neighbours that are contiguous for every operand;
-  /// keeps at least one dimension so inner_size()/inner_st() are always meaningful. A walk with
-  /// a zero-size dimension is left as it is (it runs nothing).
-  void coalesce() {
-    for (int i = 0; i < n; ++i)
-      if (size[static_cast<std::size_t>(i)] == 0) return;
-    Walk out;
-    for (int i = 0; i < n; ++i) {
-      const auto ui = static_cast<std::size_t>(i);
-      if (size[ui] == 1) continue;
-      if (out.n > 0) {
-        const auto last = static_cast<std::size_t>(out.n - 1);
-        bool mergeable = true;
-        for (std::size_t k = 0; k < static_cast<std::size_t>(K); ++k)
-          if (!nests(out.st[k][last], st[k][ui], size[ui])) mergeable = false;
-        if (mergeable) {
-          out.size[last] *= size[ui];
-          for (std::size_t k = 0; k < static_cast<std::size_t>(K); ++k) out.st[k][last] = st[k][ui];
-          continue;
-        }
-      }
-      std::array<std::int64_t, K> s{};
-      for (std::size_t k = 0; k < static_cast<std::size_t>(K); ++k) s[k] = st[k][ui];
-      out.push(size[ui], s);
-    }
-    if (out.n == 0) out.push(1, std::array<std::int64_t, K>{});
-    *this = out;
-  }
-};
-
-/// Odometer over all dimensions of a Walk but the innermost, with each operand's byte offset.
-template <int K>
-struct Cursor {
-  const Walk<K>& w;
-  std::array<std::int64_t, kMaxLoop> pos{};
-  std::array<std::int64_t, K> off{};
-
-  explicit Cursor(const Walk<K>& walk) : w(walk) {}
-  /// Positions the cursor at outer row `row` (row-major over dimensions 0..n-2).
-  void seek(std::int64_t row) noexcept {
-    off.fill(0);
-    for (int i = w.n - 2; i >= 0; --i) {
-      const auto ui = static_cast<std::size_t>(i);
-      pos[ui] = row % w.size[ui];
-      row /= w.size[ui];
-      for (std::size_t k = 0; k < static_cast<std::size_t>(K); ++k) off[k] += pos[ui] * w.st[k][ui];
-    }
-  }
-  void next() noexcept {
-    for (int i = w.n - 2; i >= 0; --i) {
-      const auto ui = static_cast<std::size_t>(i);
-      if (++pos[ui] < w.size[ui]) {
-        for (std::size_t k = 0; k < static_cast<std::size_t>(K); ++k) off[k] += w.st[k][ui];
-        return;
-      }
-      pos[ui] = 0;
-      for (std::size_t k = 0; k < static_cast<std::size_t>(K); ++k) off[k] -= (w.size[ui] - 1) * w.st[k][ui];
-    }
-  }
-};
-
-/// Calls f(offsets, j0, j1) for every run [j0, j1) of the innermost dimension that covers the
-/// linear (row-major) positions [lo, hi) of `w`; offsets are those of the run's row.
-template <int K, class F>
-inline void for_runs(const Walk<K>& w, std::int64_t lo, std::int64_t hi, F&& f) {
-  if (lo >= hi) return;
-  const std::int64_t J = w.inner_size();
-  Cursor<K> c(w);
-  c.seek(lo / J);
-  std::int64_t j0 = lo % J;
-  while (lo < hi) {
-    const std::int64_t j1 = std::min(J, j0 + (hi - lo));
-    f(static_cast<const std::array<std::int64_t, K>&>(c.off), j0, j1);
-    lo += j1 - j0;
-    j0 = 0;
-    c.next();
-  }
-}
-
-/// Runs body(lo, hi) over [0, total) split into `threads` contiguous parts whose bounds are
-/// multiples of `align` (except the end), claimed first come, first served (parallel_items).
-template <class F>
-inline void parallel_ranges(std::int64_t total, int threads, std::int64_t align, F&& body) {
-  if (total <= 0) return;
-  if (align < 1) align = 1;
-  const std::int64_t units = (total + align - 1) / align;
-  const std::int64_t nt = threads < units ? threads : units;
-  if (nt <= 1) {
-    body(std::int64_t{0}, total);
-    return;
-  }
-  parallel_items(nt, static_cast<int>(nt), [&](std::int64_t t) {
-    body(std::min(total, units * t / nt * align), std::min(total, units * (t + 1) / nt * align));
-  });
-}
-
-/// Runs body(part, lo, hi) for `parts` contiguous parts of [0, total) (bounds multiples of
-/// `align` except the end), handed out to up to `threads` threads first come, first served.
-/// Results kept per part never depend on the team the OpenMP runtime actually grants
-/// (OMP_THREAD_LIMIT, OMP_DYNAMIC, nested regions: any size from 1 up).
-template <class F>
-inline void parallel_parts(std::int64_t total, int parts, int threads, std::int64_t align, F&& body) {
-  if (total <= 0 || parts < 1) return;
-  if (align < 1) align = 1;
-  const std::int64_t units = (total + align - 1) / align;
-  const std::int64_t np = std::min<std::int64_t>(parts, units);
-  parallel_items(np, threads, [&](std::int64_t p) {
-    body(static_cast<int>(p), std::min(total, units * p / np * align), std::min(total, units * (p + 1) / np * align));
-  });
 }
 
 // ---------------------------------------------------------------- FLOAT16

@@ -11,10 +11,10 @@
 #include <string>
 
 #include "exec/call.hpp"
-#include "index/common.hpp"
 #include "kernels/kernels.hpp"
 #include "ops/op.hpp"
 #include "plan/copy_plan.hpp"
+#include "plan/nest.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/simd.hpp"
 
@@ -70,27 +70,26 @@ class BandStep final : public Step {
                                                                                                  ocs_);
     };
     const std::int64_t C = cols_;
-    index::parallel_ranges(
-        rows_.count(), threads_for_bytes(bytes, c.threads), 1, [&](std::int64_t lo, std::int64_t hi) {
-          index::for_runs(rows_, lo, hi, [&](const std::array<std::int64_t, 2>& off, std::int64_t r0, std::int64_t r1) {
-            for (std::int64_t r = r0; r < r1; ++r) {
-              std::byte* d = out + off[0] + r * rows_.inner_st(0);
-              const std::byte* s = has_in_ ? in + off[1] + r * rows_.inner_st(1) : nullptr;
+    parallel_ranges(rows_.count(), threads_for_bytes(bytes, c.threads), 1, [&](std::int64_t lo, std::int64_t hi) {
+      for_runs(rows_, lo, hi, [&](const std::array<std::int64_t, 2>& off, std::int64_t r0, std::int64_t r1) {
+        for (std::int64_t r = r0; r < r1; ++r) {
+          std::byte* d = out + off[0] + r * rows_.inner_st(0);
+          const std::byte* s = has_in_ ? in + off[1] + r * rows_.inner_st(1) : nullptr;
           // t = col - row: begin <= t < end is r + begin <= col < r + end
-              const bool band_in_middle = begin_ <= end_;
-              const std::int64_t x = std::clamp<std::int64_t>(r + (band_in_middle ? begin_ : end_), 0, C);
-              const std::int64_t y = std::clamp<std::int64_t>(r + (band_in_middle ? end_ : begin_), 0, C);
-              const std::int64_t cuts[4] = {0, x, y, C};
-              for (int part = 0; part < 3; ++part) {
-                const std::int64_t c0 = cuts[part], n = cuts[part + 1] - c0;
-                if (n <= 0) continue;
-                if ((part == 1) == band_in_middle) fill(&value, d + c0 * ocs_, n);
-                else if (!has_in_) fill(&zero, d + c0 * ocs_, n);
-                else if (!skip_in) copy(s + c0 * ics_, d + c0 * ocs_, n);
-              }
-            }
-          });
-        });
+          const bool band_in_middle = begin_ <= end_;
+          const std::int64_t x = std::clamp<std::int64_t>(r + (band_in_middle ? begin_ : end_), 0, C);
+          const std::int64_t y = std::clamp<std::int64_t>(r + (band_in_middle ? end_ : begin_), 0, C);
+          const std::int64_t cuts[4] = {0, x, y, C};
+          for (int part = 0; part < 3; ++part) {
+            const std::int64_t c0 = cuts[part], n = cuts[part + 1] - c0;
+            if (n <= 0) continue;
+            if ((part == 1) == band_in_middle) fill(&value, d + c0 * ocs_, n);
+            else if (!has_in_) fill(&zero, d + c0 * ocs_, n);
+            else if (!skip_in) copy(s + c0 * ics_, d + c0 * ocs_, n);
+          }
+        }
+      });
+    });
   }
 
  private:
@@ -100,7 +99,7 @@ class BandStep final : public Step {
   std::int64_t begin_, end_, cols_ = 0, ocs_ = 0, ics_ = 0;
   bool has_in_ = false, same_strides_ = false;
   std::uint64_t bytes_ = 0, band_bytes_ = 0;  // the whole output; the band (in place)
-  index::Walk<2> rows_;  // (out, in) byte strides of the batch and row dimensions
+  Walk<2> rows_;  // (out, in) byte strides of the batch and row dimensions
 };
 
 void int32_field(const Rules& r, const char* field, std::int64_t v) {

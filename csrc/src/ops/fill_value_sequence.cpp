@@ -13,6 +13,7 @@
 #include "kernels/kernels.hpp"
 #include "ops/op.hpp"
 #include "plan/copy_plan.hpp"
+#include "plan/nest.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/simd.hpp"
 
@@ -89,7 +90,7 @@ class SequenceStep final : public Step {
       constexpr std::int64_t kBlock = 8192 / sizeof(T);
       const bool stream = s0 == static_cast<std::int64_t>(sizeof(T)) && walk_.n == 1 &&
                           static_cast<std::uint64_t>(total) * sizeof(T) >= stream_threshold();
-      index::parallel_ranges(total, threads, 64, [&](std::int64_t lo, std::int64_t hi) {
+      parallel_ranges(total, threads, 64, [&](std::int64_t lo, std::int64_t hi) {
         if (stream) {
           const KernelTable& kt = active_kernels();
           alignas(64) T block[kBlock];
@@ -107,7 +108,7 @@ class SequenceStep final : public Step {
           return;
         }
         std::int64_t k = lo;
-        index::for_runs(walk_, lo, hi, [&](const std::array<std::int64_t, 1>& off, std::int64_t j0, std::int64_t j1) {
+        for_runs(walk_, lo, hi, [&](const std::array<std::int64_t, 1>& off, std::int64_t j0, std::int64_t j1) {
           g.write(base + off[0] + j0 * s0, s0, k, j1 - j0);
           k += j1 - j0;
         });
@@ -118,7 +119,7 @@ class SequenceStep final : public Step {
  private:
   Operand out_;
   DataType dtype_;
-  index::Walk<1> walk_;
+  Walk<1> walk_;
   std::uint64_t istart_ = 0, idelta_ = 0;
   double fstart_ = 0, fdelta_ = 0;
 };

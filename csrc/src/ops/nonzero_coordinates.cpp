@@ -21,13 +21,13 @@
 #include "exec/overlap.hpp"
 #include "index/common.hpp"
 #include "ops/op.hpp"
+#include "plan/nest.hpp"
 #include "runtime/runtime.hpp"
 
 namespace strided::detail {
 namespace {
 using index::load;
 using index::store;
-using index::Walk;
 
 // SPEC 4: from 3_0 all three tensors 4-5 dimensions (input 8 types, outputs UINT32); from 4_0 the
 // input 1-8, the count 1-8, the coordinates 2-8 dimensions. No level takes a 64-bit input.
@@ -125,7 +125,7 @@ std::int64_t scan_part(const Source& s, std::int64_t lo, std::int64_t hi, std::u
     count += popcount64(word);
     word = 0;
   };
-  index::for_runs(s.walk, lo, hi, [&](const std::array<std::int64_t, 1>& off, std::int64_t j0, std::int64_t j1) {
+  for_runs(s.walk, lo, hi, [&](const std::array<std::int64_t, 1>& off, std::int64_t j0, std::int64_t j1) {
     const std::byte* p = s.base + off[0] + j0 * st;
     std::int64_t j = j0;
     // Whole words of a contiguous run: 64 tests packed without a data-dependent branch.
@@ -155,7 +155,7 @@ Scan scan(const Source& s, int max_threads) {
   r.threads = threads_for_bytes(static_cast<std::uint64_t>(s.total) * itemsize(s.dtype), max_threads);
   r.parts = part_count(s.total, r.threads);
   std::vector<std::int64_t> counts(static_cast<std::size_t>(r.parts), 0);
-  index::parallel_parts(s.total, r.parts, r.threads, kWord, [&](int p, std::int64_t lo, std::int64_t hi) {
+  parallel_parts(s.total, r.parts, r.threads, kWord, [&](int p, std::int64_t lo, std::int64_t hi) {
     std::int64_t& k = counts[static_cast<std::size_t>(p)];
     switch (itemsize(s.dtype)) {
       case 1: k = scan_part<std::uint8_t>(s, lo, hi, r.mask.data()); break;
@@ -209,10 +209,10 @@ void write_part(const Scan& sc, const std::int64_t* shape, int n, const Target& 
 template <class T>
 void write_rows(const Scan& sc, std::int64_t total, const std::int64_t* shape, int n, const Target& t,
                 std::int64_t zero_rows_to) {
-  index::parallel_parts(total, sc.parts, sc.threads, kWord,
-                        [&](int p, std::int64_t lo, std::int64_t hi) { write_part<T>(sc, shape, n, t, p, lo, hi); });
+  parallel_parts(total, sc.parts, sc.threads, kWord,
+                 [&](int p, std::int64_t lo, std::int64_t hi) { write_part<T>(sc, shape, n, t, p, lo, hi); });
   const std::int64_t K = sc.first.back();
-  index::parallel_ranges(zero_rows_to - K, sc.threads, 1, [&](std::int64_t lo, std::int64_t hi) {
+  parallel_ranges(zero_rows_to - K, sc.threads, 1, [&](std::int64_t lo, std::int64_t hi) {
     for (std::int64_t j = K + lo; j < K + hi; ++j)
       for (int k = 0; k < t.cols; ++k) store<T>(t.base + j * t.row_st + k * t.col_st, T{0});
   });

@@ -30,7 +30,7 @@ using index::load;
 using index::store;
 
 struct Geom {
-  index::Walk<2> lines;    // every dimension but the axis: (indices, output) byte strides
+  Walk<2> lines;    // every dimension but the axis: (indices, output) byte strides
   std::int64_t D = 0;      // the output's size along the axis
   std::int64_t ax = 0;     // the output's byte stride along it
   std::int64_t on_at = 0;  // byte offset of values' element 1 (element 0 is at 0)
@@ -70,7 +70,7 @@ void one_hot_lines(const Geom& g, const std::byte* idx, const std::byte* values,
   const std::int64_t blk = streamed ? std::max<std::int64_t>(1, std::min(kBlock, kBuf / (D * w))) : kBlock;
   alignas(64) std::byte buf[kBuf];  // untouched unless streamed
   const CopyKernel put_rows = active_kernels().k[1][static_cast<int>(KernelKind::Contig)][log2_width(W)];
-  index::for_runs(g.lines, lo, hi, [&](const std::array<std::int64_t, 2>& o, std::int64_t j0, std::int64_t j1) {
+  for_runs(g.lines, lo, hi, [&](const std::array<std::int64_t, 2>& o, std::int64_t j0, std::int64_t j1) {
     const std::byte* ib = idx + o[0];
     std::byte* ob = out + o[1];
     std::uint64_t pos[kBlock];
@@ -107,8 +107,8 @@ class OneHotStep final : public Step {
     const std::byte* idx = g_.idx.in_ptr(c);
     const std::byte* values = g_.values.in_ptr(c);
     std::byte* out = g_.out.out_ptr(c);
-    index::parallel_ranges(g_.lines.count(), threads_for_bytes(bytes_, c.threads), 64,
-                           [&](std::int64_t lo, std::int64_t hi) { fn_(g_, idx, values, out, lo, hi); });
+    parallel_ranges(g_.lines.count(), threads_for_bytes(bytes_, c.threads), 64,
+                    [&](std::int64_t lo, std::int64_t hi) { fn_(g_, idx, values, out, lo, hi); });
   }
 
  private:

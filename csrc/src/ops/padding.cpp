@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "exec/call.hpp"
-#include "index/common.hpp"
 #include "kernels/kernels.hpp"
 #include "ops/op.hpp"
 #include "plan/copy_plan.hpp"
@@ -148,7 +147,7 @@ class PadRowsStep final : public Step {
     const bool stream = static_cast<std::uint64_t>(bytes_) >= stream_threshold();
     // memcpy-class work: the copy planner's grain (its work_bytes) in time
     const int nt = threads_for_bytes(static_cast<std::uint64_t>(bytes_) / 4, c.threads);
-    index::parallel_ranges(total, nt, 64, [&](i64 lo, i64 hi) {
+    parallel_ranges(total, nt, 64, [&](i64 lo, i64 hi) {
       LineWriter w;
       for (unsigned j = 0; j < 64; ++j) {  // the value's byte for every address mod 64
         const auto b = (j + 64 - (o0 & 63)) % static_cast<unsigned>(w_);

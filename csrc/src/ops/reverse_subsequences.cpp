@@ -31,7 +31,7 @@ using index::load;
 using index::store;
 
 struct Geom {
-  index::Walk<3> lines;  // every dimension but the axis: (lengths, input, output) byte strides
+  Walk<3> lines;  // every dimension but the axis: (lengths, input, output) byte strides
   std::int64_t M = 0;    // the axis' size
   std::int64_t ai = 0, ao = 0;  // input's and output's byte strides along it
   bool axis_inner = false;      // the axis varies faster in the output's memory than the lines
@@ -73,7 +73,7 @@ void reverse_lines(const Geom& g, const std::byte* len, const std::byte* in, std
   const std::int64_t M = g.M, ai = g.ai, ao = g.ao;
   const std::int64_t jl = g.lines.inner_st(0), ji = g.lines.inner_st(1), jo = g.lines.inner_st(2);
   std::vector<T> scratch;  // the per-column path's packed band, allocated once per part
-  index::for_runs(g.lines, lo, hi, [&](const std::array<std::int64_t, 3>& o, std::int64_t j0, std::int64_t j1) {
+  for_runs(g.lines, lo, hi, [&](const std::array<std::int64_t, 3>& o, std::int64_t j0, std::int64_t j1) {
     std::int64_t L[kBlock];
     for (std::int64_t jb = j0; jb < j1; jb += kBlock) {
       const std::int64_t n = std::min(j1 - jb, kBlock);
@@ -145,12 +145,12 @@ void reverse_lines(const Geom& g, const std::byte* len, const std::byte* in, std
 template <class I>
 void check_lengths(const Geom& g, const std::byte* len) {
   if constexpr (std::is_signed_v<I>) {
-    index::Walk<1> w;
+    Walk<1> w;
     for (std::size_t d = 0; d < g.len_sizes.size(); ++d) w.push(g.len_sizes[d], {g.len_strides[d]});
     w.coalesce();
     const std::int64_t st = w.inner_st(0);
     std::int64_t at = 0;
-    index::for_runs(w, 0, w.count(), [&](const std::array<std::int64_t, 1>& o, std::int64_t j0, std::int64_t j1) {
+    for_runs(w, 0, w.count(), [&](const std::array<std::int64_t, 1>& o, std::int64_t j0, std::int64_t j1) {
       for (std::int64_t j = j0; j < j1; ++j) {
         const I v = load<I>(len + o[0] + j * st);
         if (v < 0) {
@@ -182,8 +182,8 @@ class ReverseStep final : public Step {
     const std::byte* len = g_.len.in_ptr(c);
     const std::byte* in = g_.in.in_ptr(c);
     std::byte* out = g_.out.out_ptr(c);
-    index::parallel_ranges(g_.lines.count(), threads_for_bytes(bytes_, c.threads), 64,
-                           [&](std::int64_t lo, std::int64_t hi) { fn_(g_, len, in, out, lo, hi); });
+    parallel_ranges(g_.lines.count(), threads_for_bytes(bytes_, c.threads), 64,
+                    [&](std::int64_t lo, std::int64_t hi) { fn_(g_, len, in, out, lo, hi); });
   }
 
  private:

@@ -7,6 +7,7 @@
 
 #include "kernels/kernels.hpp"
 #include "plan/copy_plan.hpp"
+#include "plan/nest.hpp"
 #include "strided/dtype.hpp"
 
 namespace strided::detail {
@@ -18,7 +19,8 @@ struct PlanDim {
 /// Pointer-free and immutable once made: shared by every thread that runs it.
 ///   for o in outer (outermost first), for r in [0, n1), for i in [0, n0):
 ///     dst[dst_off + o.ds.. + r*ds1 + i*ds0] = src[src_off + o.ss.. + r*ss1 + i*ss0]
-/// The kernel runs the inner two loops; run_copy iterates `outer` and splits work across threads.
+/// The kernel runs the inner two loops; run_copy walks `outer` (the engine's one loop nest, a
+/// Walk of (source, destination) strides, by its Cursor) and splits work across threads.
 class CopyPlan {
  public:
   bool empty = false;       // a zero-size dimension: nothing to do
@@ -29,7 +31,7 @@ class CopyPlan {
   std::int64_t src_off = 0, dst_off = 0;  // bytes added to the base pointers (flipped dimensions)
   PlanDim inner{1, 0, 0};   // n0, ss0, ds0
   PlanDim row{1, 0, 0};     // n1, ss1, ds1
-  std::vector<PlanDim> outer;
+  Walk<2, kMaxPlanLoop> outer;                 // (source, destination) byte strides
   std::int64_t outer_count = 1;  // product of outer sizes
   std::uint64_t bytes = 0;  // bytes written
   DataType from = DataType::UNKNOWN, to = DataType::UNKNOWN;  // the convert family: from != to

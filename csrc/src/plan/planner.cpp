@@ -55,7 +55,10 @@ std::string CopyPlan::describe() const {
   };
   std::string s = std::string(kernel_kind_name(kind)) + " w" + std::to_string(width()) + " inner=" + dim(inner) +
                   " row=" + dim(row) + " outer=[";
-  for (std::size_t i = 0; i < outer.size(); ++i) s += (i ? "," : "") + dim(outer[i]);
+  for (int i = 0; i < outer.n; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    s += (i ? "," : "") + dim(PlanDim{outer.size[u], outer.st[0][u], outer.st[1][u]});
+  }
   s += "] off=" + std::to_string(src_off) + ":" + std::to_string(dst_off);
   if (stream) s += " stream";
   if (from != to) s += " convert " + std::string(dtype_enum_name(from)) + "->" + std::string(dtype_enum_name(to));
@@ -128,8 +131,10 @@ void set_loops(CopyPlan& p, const std::vector<PlanDim>& dims) {
   const std::size_t k = dims.size();
   p.inner = dims[k - 1];
   if (k >= 2) p.row = dims[k - 2];
-  if (k >= 3) p.outer.assign(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(k - 2));
-  for (const auto& d : p.outer) p.outer_count *= d.n;
+  for (std::size_t j = 0; j + 2 < k; ++j) {
+    p.outer.push(dims[j].n, {dims[j].ss, dims[j].ds});
+    p.outer_count *= dims[j].n;
+  }
 }
 
 }  // namespace
@@ -241,27 +246,18 @@ void run_span(const CopyPlan& p, CopyKernel kern, const std::byte* s, std::byte*
   const i64 ss0 = p.inner.ss, ds0 = p.inner.ds, ss1 = p.row.ss, ds1 = p.row.ds;
   i64 r = e0 / n0, i = e0 % n0;
   const i64 rend = e1 / n0, iend = e1 % n0;
-  // Odometer over the outer dimensions, positioned at row r.
-  const std::size_t no = p.outer.size();
-  i64 idx[64];
-  i64 o = r / n1, i1 = r % n1;
-  for (std::size_t j = no; j-- > 0;) {
-    const PlanDim& od = p.outer[j];
-    idx[j] = o % od.n;
-    o /= od.n;
-    s += idx[j] * od.ss;
-    d += idx[j] * od.ds;
-  }
+  // The outer position of row r and its offsets; s and d point at that position's first row.
+  Cursor<2, kMaxPlanLoop> c(p.outer, 0);
+  i64 i1 = r % n1;
+  c.seek(r / n1);
+  const std::byte* const s0 = s;
+  std::byte* const d0 = d;
+  s = s0 + c.off[0];
+  d = d0 + c.off[1];
   auto next_outer = [&] {
-    for (std::size_t j = no; j-- > 0;) {
-      const PlanDim& od = p.outer[j];
-      s += od.ss;
-      d += od.ds;
-      if (++idx[j] < od.n) return;
-      s -= od.n * od.ss;
-      d -= od.n * od.ds;
-      idx[j] = 0;
-    }
+    c.next();
+    s = s0 + c.off[0];
+    d = d0 + c.off[1];
   };
   if (i != 0) {  // partial first row
     const i64 stop = r == rend ? iend : n0;
@@ -315,7 +311,7 @@ bool bind(const CopyPlan& p, const void* src, void* dst, Bound& b) {
 
 void run_serial(const Bound& b) {
   const CopyPlan& p = *b.p;
-  if (p.outer.empty()) {
+  if (p.outer.n == 0) {
     b.kern(b.s, b.d, p.row.n, p.row.ss, p.row.ds, p.inner.n, p.inner.ss, p.inner.ds);
     stream_fence(p);
   } else run_span(p, b.kern, b.s, b.d, 0, p.outer_count * p.row.n * p.inner.n);
@@ -352,17 +348,12 @@ void set_granules(Bound& b, int nt) {
 void run_cols(const Bound& b, i64 g0, i64 g1) {
   const CopyPlan& p = *b.p;
   const i64 per = (p.inner.n + b.cols - 1) / b.cols;
+  Cursor<2, kMaxPlanLoop> c(p.outer, 0);
   for (i64 gi = g0; gi < g1; ++gi) {
-    i64 o = gi / per;
     const i64 c0 = gi % per * b.cols, n = std::min(b.cols, p.inner.n - c0);
-    const std::byte* s = b.s + c0 * p.inner.ss;
-    std::byte* d = b.d + c0 * p.inner.ds;
-    for (std::size_t j = p.outer.size(); j-- > 0;) {  // the outer index's offsets
-      s += o % p.outer[j].n * p.outer[j].ss;
-      d += o % p.outer[j].n * p.outer[j].ds;
-      o /= p.outer[j].n;
-    }
-    b.kern(s, d, p.row.n, p.row.ss, p.row.ds, n, p.inner.ss, p.inner.ds);
+    c.seek(gi / per);
+    b.kern(b.s + c0 * p.inner.ss + c.off[0], b.d + c0 * p.inner.ds + c.off[1], p.row.n, p.row.ss, p.row.ds, n,
+           p.inner.ss, p.inner.ds);
   }
   stream_fence(p);
 }

@@ -4,6 +4,7 @@
 #error \
     "a per-ISA translation unit (*_avx2.cpp, *_avx512.cpp) must not include this header: its inline functions and templates would be emitted as weak symbols compiled for that ISA (see scripts/check_isa_symbols.sh)"
 #endif
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -78,6 +79,38 @@ void parallel_items(std::int64_t count, int threads, F&& body) {
   (void)threads;
 #endif
   for (std::int64_t i = 0; i < count; ++i) body(i);
+}
+
+/// Runs body(lo, hi) over [0, total) split into `threads` contiguous parts whose bounds are
+/// multiples of `align` (except the end), claimed first come, first served (parallel_items).
+template <class F>
+inline void parallel_ranges(std::int64_t total, int threads, std::int64_t align, F&& body) {
+  if (total <= 0) return;
+  if (align < 1) align = 1;
+  const std::int64_t units = (total + align - 1) / align;
+  const std::int64_t nt = threads < units ? threads : units;
+  if (nt <= 1) {
+    body(std::int64_t{0}, total);
+    return;
+  }
+  parallel_items(nt, static_cast<int>(nt), [&](std::int64_t t) {
+    body(std::min(total, units * t / nt * align), std::min(total, units * (t + 1) / nt * align));
+  });
+}
+
+/// Runs body(part, lo, hi) for `parts` contiguous parts of [0, total) (bounds multiples of
+/// `align` except the end), handed out to up to `threads` threads first come, first served.
+/// Results kept per part never depend on the team the OpenMP runtime actually grants
+/// (OMP_THREAD_LIMIT, OMP_DYNAMIC, nested regions: any size from 1 up).
+template <class F>
+inline void parallel_parts(std::int64_t total, int parts, int threads, std::int64_t align, F&& body) {
+  if (total <= 0 || parts < 1) return;
+  if (align < 1) align = 1;
+  const std::int64_t units = (total + align - 1) / align;
+  const std::int64_t np = std::min<std::int64_t>(parts, units);
+  parallel_items(np, threads, [&](std::int64_t p) {
+    body(static_cast<int>(p), std::min(total, units * p / np * align), std::min(total, units * (p + 1) / np * align));
+  });
 }
 
 /// Tests and diagnostics: the current cap (1024 when not capped); reset lifts it.
