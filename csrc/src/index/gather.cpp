@@ -79,18 +79,20 @@ bool tuple_gather_items(const TupleGatherGeom& g, const std::byte* in, const std
                         std::int64_t lo, std::int64_t hi) {
   const std::int64_t Q = g.slice.count();
   const int L = g.L;
-  // Source offsets are computed and prefetched a block of tuples ahead: single-element reads
-  // at random places are latency-bound, and the prefetches keep many of them in flight.
+  // Single-element reads at random places are latency-bound: the sources of a block of tuples
+  // are decoded and prefetched while the block before it is copied, so that many misses stay in
+  // flight all along (decoding a block, then copying that same block, left the pipeline empty
+  // at every block's start: 2x slower for 2M points from a 64 MiB source).
   constexpr std::int64_t kBlock = 32;
-  std::int64_t src[kBlock];
+  std::int64_t src[2][kBlock];
   std::uint64_t bad = 0;
+  const std::int64_t xs = g.tuples.inner_st(0), os = g.tuples.inner_st(1), is = g.tuples.inner_st(2);
   for_runs(g.tuples, lo, hi, [&](const std::array<std::int64_t, 3>& off, std::int64_t j0, std::int64_t j1) {
-    for (std::int64_t jb = j0; jb < j1; jb += kBlock) {
+    auto decode = [&](std::int64_t jb, std::int64_t* sb) {  // the block from jb; its sources into sb
       const std::int64_t nb = std::min(kBlock, j1 - jb);
       for (std::int64_t t = 0; t < nb; ++t) {
-        const std::int64_t j = jb + t;
-        const std::byte* x = idx + off[0] + j * g.tuples.inner_st(0);
-        std::int64_t s = off[2] + j * g.tuples.inner_st(2);
+        const std::byte* x = idx + off[0] + (jb + t) * xs;
+        std::int64_t s = off[2] + (jb + t) * is;
         for (int c = 0; c < L; ++c) {
           const auto uc = static_cast<std::size_t>(c);
           const std::uint64_t u = index_pos(load<I>(x + c * g.comp_st), g.bound[uc]);
@@ -98,11 +100,16 @@ bool tuple_gather_items(const TupleGatherGeom& g, const std::byte* in, const std
           bad |= in_range ? 0u : 1u;
           s += (in_range ? static_cast<std::int64_t>(u) : 0) * g.in_st[uc];
         }
-        src[t] = s;
+        sb[t] = s;
         prefetch(in + s);
       }
-      for (std::int64_t t = 0; t < nb; ++t)
-        copy_block<W>(g.slice, Q, in + src[t], out + off[1] + (jb + t) * g.tuples.inner_st(1));
+    };
+    decode(j0, src[0]);
+    for (std::int64_t jb = j0, k = 0; jb < j1; jb += kBlock, k ^= 1) {
+      if (jb + kBlock < j1) decode(jb + kBlock, src[k ^ 1]);
+      const std::int64_t nb = std::min(kBlock, j1 - jb);
+      const std::int64_t* sb = src[k];
+      for (std::int64_t t = 0; t < nb; ++t) copy_block<W>(g.slice, Q, in + sb[t], out + off[1] + (jb + t) * os);
     }
   });
   return bad == 0;
