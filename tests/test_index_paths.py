@@ -296,6 +296,30 @@ def test_gather_nd_new_result(dtype, itype, threads):
     assert same_bits(sd.gather_nd(x[:, ::-1], strided_pts), ref_gather_nd(x[:, ::-1], strided_pts.astype(np.int64)))
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("count", [1, 31, 32, 33, 64, 1000])
+def test_gather_far_rows_in_blocks(dtype, count, threads):
+    """sd.gather from an axis spanning more than 1 MiB reads its indices a block ahead (32,
+    prefetched): counts around the block size, single elements and slices, a reversed source,
+    negative indices, an outer dimension (the ring restarts per row), against numpy.take."""
+    rng = np.random.default_rng(21)
+    n = (1 << 21) // np.dtype(dtype).itemsize + 3  # just over 2 MiB along the axis
+    x = random_array(rng, (n,), dtype)
+    idx = rng.integers(-n, n, count)
+    for t in THREADS:
+        sd.set_num_threads(t)
+        assert same_bits(sd.gather(x, idx, axis=0), np.take(x, idx))
+        assert same_bits(sd.gather(x[::-1], idx, axis=0), np.take(x[::-1], idx))
+    rows = random_array(rng, (n // 4, 4), dtype)  # slices of 4 elements
+    ridx = rng.integers(-(n // 4), n // 4, count)
+    batch = random_array(rng, (2, n // 8, 3), dtype)  # an outer dimension and slices of 3
+    bidx = rng.integers(0, n // 8, (count, 2))
+    for t in THREADS:
+        sd.set_num_threads(t)
+        assert same_bits(sd.gather(rows, ridx, axis=0), np.take(rows, ridx, axis=0))
+        assert same_bits(sd.gather(batch, bidx, axis=1), np.take(batch, bidx, axis=1))
+
+
 @pytest.mark.parametrize("where", [(0, 0), (2500, 1), (5999, 1)])
 def test_gather_nd_new_result_bad_index(where, threads):
     rng = np.random.default_rng(12)

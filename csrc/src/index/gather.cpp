@@ -28,12 +28,37 @@ inline void copy_block(const Walk<2>& w, std::int64_t count, const std::byte* sr
   });
 }
 
+// Random reads are latency-bound: the gathers read the sources of a block of indices ahead and
+// prefetch them, so that many misses are in flight.
+constexpr std::int64_t kBlock = 32;
+
 template <class I, std::size_t W>
 void gather_items(const TakeGeom& g, const std::byte* in, const std::byte* idx, std::byte* out, std::int64_t lo,
                   std::int64_t hi) {
   using T = uint_of_t<W>;
   const std::int64_t M = g.index.count(), Q = g.inner.count(), N = g.N, a = g.a_in;
   const std::int64_t xi = g.index.inner_st(0), xo = g.index.inner_st(1);
+  // Rows beyond the L2 (1 MiB) are read in blocks: the next block's sources are read and
+  // prefetched while this one is copied (4M float32 from 64 MiB: 30 -> 21 ms; 4M rows of 4
+  // float32: 95 -> 29 ms, numpy.take 46 ms). Rows that stay in the cache keep the plain loops,
+  // whose out-of-order overlap is enough.
+  const bool far = N * std::abs(a) > (std::int64_t{1} << 20);
+  auto gather_blocks = [&](const std::byte* ib, const std::byte* x, std::byte* o, std::int64_t j0, std::int64_t j1) {
+    std::int64_t src[2][kBlock];
+    auto decode = [&](std::int64_t jb, std::int64_t* sb) {
+      const std::int64_t nb = std::min(kBlock, j1 - jb);
+      for (std::int64_t t = 0; t < nb; ++t) {
+        sb[t] = read_index(load<I>(x + (jb + t) * xi), N) * a;
+        prefetch(ib + sb[t]);
+      }
+    };
+    decode(j0, src[0]);
+    for (std::int64_t jb = j0, k = 0; jb < j1; jb += kBlock, k ^= 1) {
+      if (jb + kBlock < j1) decode(jb + kBlock, src[k ^ 1]);
+      const std::int64_t nb = std::min(kBlock, j1 - jb);
+      for (std::int64_t t = 0; t < nb; ++t) copy_block<W>(g.inner, Q, ib + src[k][t], o + (jb + t) * xo);
+    }
+  };
   while (lo < hi) {
     const std::int64_t row = lo / M, i0 = lo % M, i1 = std::min(M, i0 + (hi - lo));
     std::int64_t oin = 0, oout = 0;
@@ -54,8 +79,10 @@ void gather_items(const TakeGeom& g, const std::byte* in, const std::byte* idx, 
     for_runs(g.index, i0, i1, [&](const std::array<std::int64_t, 2>& off, std::int64_t j0, std::int64_t j1) {
       const std::byte* x = idx + off[0];
       std::byte* o = ob + off[1];
-      if (Q == 1 && xi == static_cast<std::int64_t>(sizeof(I)) && xo == static_cast<std::int64_t>(W) &&
-          a == static_cast<std::int64_t>(W)) {  // dense: constant strides, scaled addressing
+      if (far) {
+        gather_blocks(ib, x, o, j0, j1);
+      } else if (Q == 1 && xi == static_cast<std::int64_t>(sizeof(I)) && xo == static_cast<std::int64_t>(W) &&
+                 a == static_cast<std::int64_t>(W)) {  // dense: constant strides, scaled addressing
         for (std::int64_t j = j0; j < j1; ++j)
           store<T>(o + j * static_cast<std::int64_t>(W),
                    load<T>(ib + read_index(load<I>(x + j * static_cast<std::int64_t>(sizeof(I))), N) *
@@ -83,7 +110,6 @@ bool tuple_gather_items(const TupleGatherGeom& g, const std::byte* in, const std
   // are decoded and prefetched while the block before it is copied, so that many misses stay in
   // flight all along (decoding a block, then copying that same block, left the pipeline empty
   // at every block's start: 2x slower for 2M points from a 64 MiB source).
-  constexpr std::int64_t kBlock = 32;
   std::int64_t src[2][kBlock];
   std::uint64_t bad = 0;
   const std::int64_t xs = g.tuples.inner_st(0), os = g.tuples.inner_st(1), is = g.tuples.inner_st(2);
