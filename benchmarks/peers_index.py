@@ -228,6 +228,48 @@ for label, n in (("256 KiB", 1 << 16), ("1 MiB", 1 << 18), ("4 MiB", 1 << 20), (
             return _ort("GatherND", [_x(), pts()], (n,))
 
 
+# ------------------------------------------------------------------ gather (take) of short rows
+# 4M random rows of 4 float32 from a 64 MiB table (an embedding lookup with a tiny width): every
+# read misses the cache; strided reads the indices a block ahead and prefetches the rows.
+_TN, _TW = 1 << 22, 4
+g = group(f"gather {_TN >> 20}M rows of {_TW} f32 from 64 MiB", _TN * (8 + 2 * 4 * _TW) // 2, peers("numpy/torch", 1.2))
+
+
+def _table():
+    return _get("table", lambda: _rng.random((1 << 22, _TW), dtype=np.float32))
+
+
+def _rows():
+    return _get("rows", lambda: _rng.integers(0, 1 << 22, _TN))
+
+
+@g.impl("strided")
+def _():
+    t, i, o = _table(), _rows(), np.empty((_TN, _TW), np.float32)
+    return lambda: sd.gather(t, i, axis=0, out=o)
+
+
+@g.impl("numpy")
+def _():
+    t, i, o = _table(), _rows(), np.empty((_TN, _TW), np.float32)
+    return lambda: np.take(t, i, axis=0, out=o)
+
+
+if torch is not None:
+
+    @g.impl("torch")
+    def _():
+        t, i, o = _tt(_table()), _tt(_rows()), torch.empty((_TN, _TW))
+        return lambda: torch.index_select(t, 0, i, out=o)
+
+
+if ort is not None:
+
+    @g.impl("onnxruntime")
+    def _():
+        return _ort("Gather", [_table(), _rows()], (_TN, _TW), {"axis": 0})
+
+
 # ------------------------------------------------------------------ join of many small arrays
 _NJ = 10000
 g = group(f"join {_NJ} arrays of 16 f32", _NJ * 16 * 4, peers("numpy", 1.0))
