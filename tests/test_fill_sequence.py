@@ -242,6 +242,27 @@ def test_compile_execute_raw_padded_buffer() -> None:
         sd.compile(d).execute([], [bytearray(4)])  # too short: nothing written
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=lambda t: np.dtype(t).name)
+def test_float_sequences_every_simd_target(dtype, simd, threads) -> None:
+    """The sequence kernel of every SIMD target: one rounding from binary64 (no FMA in any target),
+    float16 eight at a time where narrowing to float32 is exact and one at a time where it is not
+    (a value just above a float16 midpoint that float32 would round onto it, NaN, overflow), runs
+    of every length around 8, contiguous and strided outputs."""
+    # float16 operands whose binary64 sums float32 rounds onto a float16 midpoint (6 of the
+    # first 100): float16 -> float32 -> float16 would round twice
+    trap = (-7.152557373046875e-07, -0.31640625, 100)
+    cases = [(0, 1, 1000), (0.5, 0.25, 77), (2.5, 0.1, 1001), (1e-4, 1, 3000), (65000, 16, 64), trap]
+    cases += [(-3, -0.5, n) for n in (1, 7, 8, 9, 15, 16, 17)]
+    cases += [(np.nan, 1, 20), (-np.inf, 2, 12)]
+    for start, delta, n in cases:
+        with np.errstate(over="ignore", invalid="ignore"):
+            want = reference((n,), start, delta, dtype)
+        assert same_bits(sd.fill_sequence((n,), start, delta, dtype), want), (start, delta, n)
+        out = np.full(2 * n, 7, dtype)
+        sd.fill_sequence((n,), start, delta, dtype, out=out[::2])
+        assert same_bits(out[::2], want) and (out[1::2] == 7).all(), (start, delta, n)
+
+
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda t: np.dtype(t).name)
 def test_streaming_block_path(dtype, simd, threads) -> None:
     """Contiguous outputs over the stream threshold (lowered here) are made in blocks and streamed

@@ -63,6 +63,18 @@ using RowsKernel = void (*)(LineWriter& w, const std::byte* s, std::int64_t n1, 
 /// Up to hi the pattern (or nothing), the last line stored, and a fence when streamed.
 using FinishKernel = void (*)(LineWriter& w);
 
+/// The generate family: SPEC 3.13's sequence, element k = start + k * delta (integers: modulo
+/// 2^64, then the type's low bits; floats: fl64(fl64(k * delta) + start), then one conversion by
+/// SPEC 3.5's rules). Computed from k, never accumulated, so that the result is the same however
+/// the elements are split between calls.
+struct SequenceParams {
+  std::uint64_t istart, idelta;
+  double fstart, fdelta;
+};
+/// Elements k0 .. k0 + n - 1 (k0 + n <= 2^53) at d, d + ds, ... (ds bytes apart).
+using SequenceKernel = void (*)(std::byte* d, std::int64_t ds, std::int64_t k0, std::int64_t n,
+                                const SequenceParams& p);
+
 struct KernelTable {
   const char* name;
   // [streaming stores?][kind][log2 width]. Streaming (non-temporal) variants are for outputs
@@ -78,6 +90,7 @@ struct KernelTable {
   bool vector_index_passes;
   RowsKernel rows;  // LineWriter's two operations
   FinishKernel finish;
+  SequenceKernel sequence[kDtypeSlots];  // [DataType]
 };
 
 const KernelTable& kernels_scalar() noexcept;

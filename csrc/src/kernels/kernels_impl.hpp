@@ -1311,6 +1311,65 @@ void fill_convert(CopyKernel (&t)[kDtypeSlots][kDtypeSlots][3]) noexcept {
       });
 }
 
+// ------------------------------------------------------------------ the generate family
+// The sequence (kernels.hpp). The product and the sum are separate statements (or separate
+// instructions), and the library is built with -ffp-contract=off (CMakeLists.txt), so that no
+// compiler fuses them into an FMA.
+template <class T, class S> inline void sequence_run(byte* p, S s, i64 k0, i64 n, const SequenceParams& g) {
+  if constexpr (std::is_integral_v<T>) {
+    const std::uint64_t d = g.idelta;
+    std::uint64_t v = g.istart + static_cast<std::uint64_t>(k0) * d;  // then += delta: exact mod 2^64
+    for (i64 i = 0; i < n; ++i, v += d) stv<T>(p + i * s, static_cast<T>(v));
+  } else {
+    // k as k0 + i: exact in binary64 below 2^53, and an int32 i converts in vector registers
+    constexpr i64 kChunk = i64{1} << 30;
+    const double d = g.fdelta, st = g.fstart;
+    for (i64 i0 = 0; i0 < n; i0 += kChunk) {
+      const auto m = static_cast<std::int32_t>(imin(n - i0, kChunk));
+      const double base = static_cast<double>(k0 + i0);
+      byte* q = p + i0 * s;
+      std::int32_t i = 0;
+#if defined(STRIDED_F16C)
+      if constexpr (std::is_same_v<T, elem::Half> && !std::is_same_v<S, i64>) {
+        // Contiguous float16: eight sums at a time narrowed to float32; where that is exact (a
+        // NaN or a value float32 cannot hold is not), F16C's one rounding to nearest even is
+        // SPEC's double -> float16 rounding. Other groups take the scalar conversion.
+        const __m256d lane = _mm256_set_pd(3, 2, 1, 0), vd = _mm256_set1_pd(d), vs = _mm256_set1_pd(st);
+        for (; i + 8 <= m; i += 8) {
+          const __m256d k = _mm256_add_pd(_mm256_set1_pd(base + static_cast<double>(i)), lane);
+          const __m256d s0 = _mm256_add_pd(_mm256_mul_pd(k, vd), vs);
+          const __m256d s1 = _mm256_add_pd(_mm256_mul_pd(_mm256_add_pd(k, _mm256_set1_pd(4)), vd), vs);
+          const __m128 f0 = _mm256_cvtpd_ps(s0), f1 = _mm256_cvtpd_ps(s1);
+          const int exact = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_cvtps_pd(f0), s0, _CMP_EQ_OQ)) &
+                            _mm256_movemask_pd(_mm256_cmp_pd(_mm256_cvtps_pd(f1), s1, _CMP_EQ_OQ));
+          if (exact != 0xf) break;
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i * s),
+                           _mm256_cvtps_ph(_mm256_set_m128(f1, f0), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        }
+      }
+#endif
+      for (; i < m; ++i) {
+        const double prod = (base + static_cast<double>(i)) * d;
+        const double sum = prod + st;
+        stv<T>(q + i * s, elem::cast_value<T>(sum));
+      }
+    }
+  }
+}
+// A stride known at compile time (std::integral_constant would be emitted as a weak symbol of
+// this ISA object at -O0: scripts/check_isa_symbols.sh).
+template <i64 V> struct Fixed {
+  constexpr operator i64() const { return V; }
+};
+template <class T> void k_sequence(byte* d, i64 ds, i64 k0, i64 n, const SequenceParams& g) {
+  // a contiguous run gets a constant stride, so the compiler vectorises it
+  if (ds == static_cast<i64>(sizeof(T))) sequence_run<T>(d, Fixed<sizeof(T)>{}, k0, n, g);
+  else sequence_run<T>(d, ds, k0, n, g);
+}
+void fill_generate(SequenceKernel (&t)[kDtypeSlots]) noexcept {
+  for (int a = 1; a < kDtypeSlots; ++a) elem::for_dtype(a, [&](auto tag) { t[a] = &k_sequence<decltype(tag)>; });
+}
+
 // ------------------------------------------------------------------ line writer (kernels.hpp)
 // The line being assembled lives in a register on AVX-512 (byte-masked loads and blends; a masked
 // load never faults on the lanes it leaves out, so a piece may start anywhere in its row), else
@@ -1489,6 +1548,7 @@ KernelTable make_table(const char* name) noexcept {
 #endif
   t.rows = &k_rows;
   t.finish = &k_finish;
+  fill_generate(t.sequence);
   return t;
 }
 
