@@ -29,7 +29,8 @@ class SequenceStep final : public Step {
     p_ = {start.value_bits(), delta.value_bits(), start.to_double(), delta.to_double()};
   }
   void run(const ExecContext& c) const override {
-    const SequenceKernel seq = active_kernels().sequence[static_cast<int>(dtype_)];
+    const KernelTable& kt = active_kernels();  // one table for the whole call
+    const SequenceKernel seq = kt.sequence[static_cast<int>(dtype_)];
     const auto W = static_cast<std::int64_t>(itemsize(dtype_));
     std::byte* base = out_.out_ptr(c);
     const std::int64_t total = walk_.count(), s0 = walk_.inner_st(0);
@@ -42,7 +43,6 @@ class SequenceStep final : public Step {
     const bool stream = s0 == W && walk_.n == 1 && static_cast<std::uint64_t>(total * W) >= stream_threshold();
     parallel_ranges(total, threads, 64, [&](std::int64_t lo, std::int64_t hi) {
       if (stream) {
-        const KernelTable& kt = active_kernels();
         alignas(64) std::byte buf[8192];
         LineWriter w;
         w.lo = w.at = base + lo * s0;
