@@ -18,18 +18,20 @@
 #include "plan/nest.hpp"
 #include "runtime/runtime.hpp"
 #include "util/checked.hpp"
+#include "util/isa.hpp"
 
 namespace strided::detail::index {
 
-/// Unaligned, aliasing-safe element access (buffers handed to execute() may be misaligned).
+/// Unaligned, aliasing-safe element access (buffers handed to execute() may be misaligned);
+/// always inlined (util/isa.hpp says why).
 template <class T>
-inline T load(const std::byte* p) noexcept {
+STRIDED_ALWAYS_INLINE T load(const std::byte* p) noexcept {
   T v;
   std::memcpy(&v, p, sizeof(T));
   return v;
 }
 template <class T>
-inline void store(std::byte* p, T v) noexcept {
+STRIDED_ALWAYS_INLINE void store(std::byte* p, T v) noexcept {
   std::memcpy(p, &v, sizeof(T));
 }
 

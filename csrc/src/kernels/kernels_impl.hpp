@@ -54,12 +54,12 @@ template <int W> using U = typename Uint<W>::T;
 
 // Elements are moved as unsigned integers through memcpy: bit-exact (NaN payloads, -0.0) and
 // legal at any alignment (numpy arrays need not be aligned).
-template <int W> inline U<W> ld(const byte* p) {
+template <int W> STRIDED_ALWAYS_INLINE U<W> ld(const byte* p) {
   U<W> v;
   std::memcpy(&v, p, W);
   return v;
 }
-template <int W> inline void st(byte* p, U<W> v) { std::memcpy(p, &v, W); }
+template <int W> STRIDED_ALWAYS_INLINE void st(byte* p, U<W> v) { std::memcpy(p, &v, W); }
 
 inline i64 imin(i64 a, i64 b) { return a < b ? a : b; }
 inline std::uintptr_t addr(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
@@ -1207,12 +1207,12 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
 // element width along the inner loop, a form compilers vectorise; F16C converts float32 <->
 // float16 eight at a time where the target has it (round to nearest even, quiet NaNs keeping
 // the payload's high bits: SPEC 3.5's rules exactly).
-template <class T> inline T ldv(const byte* p) {
+template <class T> STRIDED_ALWAYS_INLINE T ldv(const byte* p) {
   T v;
   std::memcpy(&v, p, sizeof(T));
   return v;
 }
-template <class T> inline void stv(byte* p, T v) { std::memcpy(p, &v, sizeof(T)); }
+template <class T> STRIDED_ALWAYS_INLINE void stv(byte* p, T v) { std::memcpy(p, &v, sizeof(T)); }
 
 template <class S, class D>
 void k_convert(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64 ds0) {
