@@ -183,30 +183,30 @@ void smaller_indices() {
 }
 
 void half_converter() {
-  using detail::index::float_to_half;
-  using detail::index::half_to_float;
-  // every non-NaN half survives half -> float -> half; NaNs stay NaN
+  using detail::index::half_bits;
+  using detail::index::half_value;
+  // the scatter reductions' FLOAT16 conversions (elem/cast.hpp): every non-NaN half survives
+  // half -> float -> half; NaNs stay NaN
   int bad = 0;
   for (std::uint32_t h = 0; h < 65536; ++h) {
     const auto b = static_cast<std::uint16_t>(h);
-    const float f = half_to_float(b);
+    const float f = half_value(b);
     const bool nan = (b & 0x7c00u) == 0x7c00u && (b & 0x3ffu);
-    if (nan ? !std::isnan(f) || (float_to_half(f) & 0x7c00u) != 0x7c00u || !(float_to_half(f) & 0x3ffu)
-            : float_to_half(f) != b)
+    if (nan ? !std::isnan(f) || (half_bits(f) & 0x7c00u) != 0x7c00u || !(half_bits(f) & 0x3ffu) : half_bits(f) != b)
       ++bad;
   }
   CHECK_EQ(bad, 0);
-  CHECK_EQ(half_to_float(0x3c00), 1.0f);
-  CHECK_EQ(half_to_float(0x0001), std::ldexp(1.0f, -24));
-  CHECK_EQ(float_to_half(65504.0f), 0x7bff);
-  CHECK_EQ(float_to_half(65520.0f), 0x7c00);  // halfway above the max rounds to inf
-  CHECK_EQ(float_to_half(2049.0f), 0x6800);   // tie between 2048 and 2050: even (2048)
-  CHECK_EQ(float_to_half(2051.0f), 0x6802);   // tie between 2050 and 2052: even (2052)
-  CHECK_EQ(float_to_half(std::ldexp(1.0f, -25)), 0x0000);               // tie to even zero
-  CHECK_EQ(float_to_half(std::ldexp(1.5f, -25)), 0x0001);               // above the tie
-  CHECK_EQ(float_to_half(std::ldexp(3.0f, -25)), 0x0002);               // 1.5 ulp: tie to even 2
-  CHECK_EQ(float_to_half(-0.0f), 0x8000);
-  CHECK_EQ(float_to_half(std::ldexp(1.0f, -14) * (1.0f - std::ldexp(1.0f, -12))), 0x0400);  // rounds up to normal
+  CHECK_EQ(half_value(0x3c00), 1.0f);
+  CHECK_EQ(half_value(0x0001), std::ldexp(1.0f, -24));
+  CHECK_EQ(half_bits(65504.0f), 0x7bff);
+  CHECK_EQ(half_bits(65520.0f), 0x7c00);  // halfway above the max rounds to inf
+  CHECK_EQ(half_bits(2049.0f), 0x6800);   // tie between 2048 and 2050: even (2048)
+  CHECK_EQ(half_bits(2051.0f), 0x6802);   // tie between 2050 and 2052: even (2052)
+  CHECK_EQ(half_bits(std::ldexp(1.0f, -25)), 0x0000);               // tie to even zero
+  CHECK_EQ(half_bits(std::ldexp(1.5f, -25)), 0x0001);               // above the tie
+  CHECK_EQ(half_bits(std::ldexp(3.0f, -25)), 0x0002);               // 1.5 ulp: tie to even 2
+  CHECK_EQ(half_bits(-0.0f), 0x8000);
+  CHECK_EQ(half_bits(std::ldexp(1.0f, -14) * (1.0f - std::ldexp(1.0f, -12))), 0x0400);  // rounds up to normal
 }
 
 }  // namespace

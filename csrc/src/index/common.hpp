@@ -1,5 +1,6 @@
 // Shared pieces of the index operators (Gather*, Scatter*): unaligned element access, index
-// normalisation, FLOAT16 conversion and the scatter reduction ops. Internal to csrc/src/index and ops/lower_index.cpp.
+// normalisation and the scatter reduction ops (FLOAT16 through elem/cast.hpp). Internal to
+// csrc/src/index and the operators in csrc/src/ops that lower to its steps.
 #pragma once
 #ifdef STRIDED_ISA_TU
 #error \
@@ -15,6 +16,7 @@
 #include <string>
 #include <type_traits>
 
+#include "elem/cast.hpp"
 #include "plan/nest.hpp"
 #include "runtime/runtime.hpp"
 #include "util/checked.hpp"
@@ -81,63 +83,6 @@ inline std::int64_t read_index(I v, std::int64_t size) noexcept {
   return u < static_cast<std::uint64_t>(size) ? static_cast<std::int64_t>(u) : 0;
 }
 
-// ---------------------------------------------------------------- FLOAT16
-/// IEEE binary16 bits -> float (exact).
-inline float half_to_float(std::uint16_t h) noexcept {
-  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
-  std::uint32_t exp = (h >> 10) & 0x1fu;
-  std::uint32_t man = h & 0x3ffu;
-  std::uint32_t bits;
-  if (exp == 0x1fu) {
-    bits = sign | 0x7f800000u | (man << 13);  // inf / NaN, payload kept
-  } else if (exp != 0) {
-    bits = sign | ((exp + 112u) << 23) | (man << 13);
-  } else if (man == 0) {
-    bits = sign;
-  } else {  // subnormal: normalise
-    exp = 113;
-    while ((man & 0x400u) == 0) {
-      man <<= 1;
-      --exp;
-    }
-    bits = sign | (exp << 23) | ((man & 0x3ffu) << 13);
-  }
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-/// float -> IEEE binary16 bits, round to nearest even; NaN stays NaN (quiet, payload truncated),
-/// overflow gives inf. Matches numpy's float32 -> float16 cast.
-inline std::uint16_t float_to_half(float f) noexcept {
-  std::uint32_t x;
-  std::memcpy(&x, &f, 4);
-  const auto sign = static_cast<std::uint16_t>((x >> 16) & 0x8000u);
-  const std::uint32_t exp = (x >> 23) & 0xffu;
-  std::uint32_t man = x & 0x7fffffu;
-  if (exp == 0xffu) {
-    if (man == 0) return static_cast<std::uint16_t>(sign | 0x7c00u);
-    return static_cast<std::uint16_t>(sign | 0x7e00u | (man >> 13));
-  }
-  const int e = static_cast<int>(exp) - 127 + 15;
-  if (e >= 0x1f) return static_cast<std::uint16_t>(sign | 0x7c00u);
-  if (e <= 0) {
-    if (e < -10) return sign;  // below half the smallest subnormal: rounds to zero
-    man |= 0x800000u;
-    const int shift = 14 - e;  // 24-bit significand -> subnormal half
-    const std::uint32_t half = man >> shift;
-    const std::uint32_t rem = man & ((1u << shift) - 1u);
-    const std::uint32_t mid = 1u << (shift - 1);
-    std::uint32_t r = half;
-    if (rem > mid || (rem == mid && (half & 1u))) ++r;
-    return static_cast<std::uint16_t>(sign | r);
-  }
-  std::uint32_t r = (static_cast<std::uint32_t>(e) << 10) | (man >> 13);
-  const std::uint32_t rem = man & 0x1fffu;
-  if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) ++r;  // may carry into exp: inf, correct
-  return static_cast<std::uint16_t>(sign | r);
-}
-
 // ---------------------------------------------------------------- scatter reduction ops
 // Each Op has a storage type T and `static T apply(T acc, T update)`. Integers wrap (done in
 // unsigned arithmetic, so signed types share the unsigned op of their width); FLOAT16 goes
@@ -189,31 +134,33 @@ struct OpMax {
     else return u > a ? u : a;
   }
 };
-/// FLOAT16 ops: storage uint16_t bits, arithmetic in float, rounded back each step; min/max
-/// select one operand's exact bits (NaN payloads, signed zeros kept).
+/// FLOAT16 ops: storage uint16_t bits, arithmetic in float (elem/cast.hpp's conversions), rounded
+/// back each step; min/max select one operand's exact bits (NaN payloads, signed zeros kept).
+inline float half_value(std::uint16_t h) noexcept { return elem::half_to_float(elem::Half{h}); }
+inline std::uint16_t half_bits(float f) noexcept { return elem::float_to_half(f).bits; }
 struct OpHalfAdd {
   using type = std::uint16_t;
   static std::uint16_t apply(std::uint16_t a, std::uint16_t u) noexcept {
-    return float_to_half(half_to_float(a) + half_to_float(u));
+    return half_bits(half_value(a) + half_value(u));
   }
 };
 struct OpHalfMul {
   using type = std::uint16_t;
   static std::uint16_t apply(std::uint16_t a, std::uint16_t u) noexcept {
-    return float_to_half(half_to_float(a) * half_to_float(u));
+    return half_bits(half_value(a) * half_value(u));
   }
 };
 struct OpHalfMin {
   using type = std::uint16_t;
   static std::uint16_t apply(std::uint16_t a, std::uint16_t u) noexcept {
-    const float fa = half_to_float(a), fu = half_to_float(u);
+    const float fa = half_value(a), fu = half_value(u);
     return (fa <= fu || std::isnan(fa)) ? a : u;
   }
 };
 struct OpHalfMax {
   using type = std::uint16_t;
   static std::uint16_t apply(std::uint16_t a, std::uint16_t u) noexcept {
-    const float fa = half_to_float(a), fu = half_to_float(u);
+    const float fa = half_value(a), fu = half_value(u);
     return (fa >= fu || std::isnan(fa)) ? a : u;
   }
 };
