@@ -11,7 +11,7 @@
 # Each step has its own time limit so that one slow step cannot take the others' time.
 #   bash benchmarks/many_core.sh    (WHEELS=dir installs google-benchmark from wheels there;
 #   STEPS=blocked,scaling,threads,busy,copy13 picks steps; SWEEP=1,2,16 the thread counts;
-#   FILTER13=... bench_copy.py's filter for the copy13 step)
+#   FILTER13=... bench_copy.py's filter for the copy13 step; REPS=5 the repetitions)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/many_core_out}
@@ -19,6 +19,7 @@ mkdir -p "$OUT"
 N=$(nproc)
 SWEEP=${SWEEP:-$(python3 -c "n=$N; print(','.join(str(t) for t in sorted({1, n, *(t for t in (2, 4, 8, 16, 32) if t < n)})))")}
 STEPS=${STEPS:-blocked,scaling,threads,busy,copy13}
+REPS=${REPS:-5}
 FILTER13=${FILTER13:-ref | memcpy,cast,tile f32,depth_to_space,one_hot,pad f32,eye,full,unfold,arange,triu,slice_grad,reverse_sub}
 want() { [[ ",$STEPS," == *",$1,"* ]]; }
 T0=$(date +%s)
@@ -54,25 +55,25 @@ fi
 
 if want scaling; then
 step "layout and index groups at $SWEEP threads"
-timeout 300 python3 benchmarks/scaling.py --threads "$SWEEP" --reps 5 --suites layout,index >"$OUT/scaling.md" 2>&1
+timeout 300 python3 benchmarks/scaling.py --threads "$SWEEP" --reps "$REPS" --suites layout,index >"$OUT/scaling.md" 2>&1
 tail -45 "$OUT/scaling.md"
 fi
 
 if want threads; then
 step "small calls at $SWEEP threads"
-timeout 120 python3 benchmarks/scaling.py --threads "$SWEEP" --reps 5 --suites threads >"$OUT/threads.md" 2>&1
+timeout 120 python3 benchmarks/scaling.py --threads "$SWEEP" --reps "$REPS" --suites threads >"$OUT/threads.md" 2>&1
 grep -A9 '^| threads' "$OUT/threads.md" | grep '^| [0-9]'
 fi
 
 if want busy; then
 step "small calls with $N spinning processes: 1 and $N threads"
-timeout 120 python3 benchmarks/scaling.py --threads "1,$N" --reps 5 --suites threads --busy "$N" >"$OUT/busy.md" 2>&1
+timeout 120 python3 benchmarks/scaling.py --threads "1,$N" --reps "$REPS" --suites threads --busy "$N" >"$OUT/busy.md" 2>&1
 grep -A4 '^| threads' "$OUT/busy.md" | grep '^| [0-9]'
 fi
 
 if want copy13; then
 step "operator rows (issue 13) at $N threads"
-timeout 240 python3 benchmarks/bench_copy.py --table --threads "$N" --reps 3 --filter "$FILTER13" >"$OUT/copy13.md" 2>&1
+timeout 240 python3 benchmarks/bench_copy.py --table --threads "$N" --reps "$REPS" --filter "$FILTER13" >"$OUT/copy13.md" 2>&1
 grep '^|' "$OUT/copy13.md" | tail -60
 fi
 step "done"
