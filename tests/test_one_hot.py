@@ -81,7 +81,8 @@ def test_spec_description_examples(idx, idx_sizes, idx_dtype, axis, values, valu
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda t: np.dtype(t).name)
-def test_every_dtype_and_index_type(dtype) -> None:
+def test_every_dtype_and_index_type(dtype, simd) -> None:
+    """Every element width and index type through the one-hot kernel of every SIMD target."""
     rng = np.random.default_rng(np.dtype(dtype).num)
     values = random_array(rng, (2,), dtype)  # random bits: NaN payloads, -0.0
     for itype in INDEX_TYPES + [np.int8, np.uint16]:  # the last two are converted to int64
@@ -108,10 +109,11 @@ def test_misaligned_and_column_major_out(threads) -> None:
 
 
 @pytest.mark.parametrize("axis", [0, 1, -1])
-def test_streamed(axis, threads) -> None:
+def test_streamed(axis, threads, simd) -> None:
     """Outputs over the stream threshold (lowered to 0 here) assemble dense blocks in a buffer
     and stream them: blocks cut short at a thread's range, depths from 1 to wider than a
-    buffer's block, every element width, outputs aligned and not, and a non-dense out=."""
+    buffer's block, every element width, outputs aligned and not, and a non-dense out=; the
+    kernel of every SIMD target."""
     rng = np.random.default_rng(12)
     old = sd._core._stream_threshold()
     sd._core._set_stream_threshold(0)

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "elem/cast.hpp"
+#include "elem/index.hpp"
 #include "plan/nest.hpp"
 #include "runtime/runtime.hpp"
 #include "util/checked.hpp"
@@ -59,20 +60,8 @@ struct UIntOf<8> {
 template <std::size_t W>
 using uint_of_t = typename UIntOf<W>::type;
 
-/// An index value as an unsigned position along an axis of `size`: negative values of signed
-/// types count from the end; any value outside [-size, size) (or [0, size)) gives a position
-/// >= size. Kernels call it at the very read whose value they use and test that position: the
-/// check pass before them only names the first bad index, while another thread may rewrite the
-/// indices between the two (SPEC 3.0 rule 2).
-template <class I>
-inline std::uint64_t index_pos(I v, std::int64_t size) noexcept {
-  if constexpr (std::is_signed_v<I>) {
-    const auto t = static_cast<std::int64_t>(v);
-    return static_cast<std::uint64_t>(t) + static_cast<std::uint64_t>(t < 0 ? size : 0);
-  } else {
-    return static_cast<std::uint64_t>(v);
-  }
-}
+/// An index value as an unsigned position along an axis (elem/index.hpp, shared with the kernels).
+using elem::index_pos;
 
 /// index_pos for a read: an out-of-range value (only possible when another thread changed the
 /// indices after the check) reads position 0 instead, which is in bounds (size >= 1 whenever

@@ -75,6 +75,21 @@ struct SequenceParams {
 using SequenceKernel = void (*)(std::byte* d, std::int64_t ds, std::int64_t k0, std::int64_t n,
                                 const SequenceParams& p);
 
+/// The generate family's one-hot (OneHot): `n` lines, line j's index (of the kernel's index type)
+/// at idx + j*ji and its D elements (of the kernel's width) at out + j*jo + k*ax; every element
+/// `off`, the one at the index's position `on` (negative indices count from D; an index out of
+/// range, or rewritten by another thread meanwhile, leaves the line all off: an index chooses a
+/// value, never an address). Each index is read once; a block of lines is filled in the output's
+/// memory order (`axis_inner`: the axis varies faster than the lines), then its 'on' elements are
+/// written while it is in cache. `stream`: dense blocks are assembled in a 64 KiB buffer and
+/// streamed out (in place, every output line would first be read for ownership), fenced.
+struct OneHotParams {
+  std::int64_t D, ax, ji, jo;
+  std::uint64_t off, on;  // each element's bytes at the start of its 8-byte slot
+  bool axis_inner, stream;
+};
+using OneHotKernel = void (*)(const std::byte* idx, std::byte* out, std::int64_t n, const OneHotParams& p);
+
 struct KernelTable {
   const char* name;
   // [streaming stores?][kind][log2 width]. Streaming (non-temporal) variants are for outputs
@@ -91,6 +106,7 @@ struct KernelTable {
   RowsKernel rows;  // LineWriter's two operations
   FinishKernel finish;
   SequenceKernel sequence[kDtypeSlots];  // [DataType]
+  OneHotKernel one_hot[kDtypeSlots][4];  // [index DataType: INT32, INT64, UINT32, UINT64][log2 width]
 };
 
 const KernelTable& kernels_scalar() noexcept;

@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "elem/cast.hpp"
+#include "elem/index.hpp"
 #include "kernels/kernels.hpp"
 #include "util/isa.hpp"
 
@@ -1370,6 +1371,68 @@ void fill_generate(SequenceKernel (&t)[kDtypeSlots]) noexcept {
   for (int a = 1; a < kDtypeSlots; ++a) elem::for_dtype(a, [&](auto tag) { t[a] = &k_sequence<decltype(tag)>; });
 }
 
+// ------------------------------------------------------------------ one-hot (kernels.hpp)
+// n copies of v from p, `stride` bytes apart (a constant stride when the run is contiguous, so the
+// compiler vectorises it).
+template <int W> inline void put_run(byte* p, i64 stride, i64 n, U<W> v) {
+  if (stride == W) {
+    for (i64 k = 0; k < n; ++k) st<W>(p + k * W, v);
+  } else {
+    for (i64 k = 0; k < n; ++k) st<W>(p + k * stride, v);
+  }
+}
+
+template <class I, int W> void k_one_hot(const byte* idx, byte* out, i64 n_lines, const OneHotParams& g) {
+  constexpr i64 kBlock = 2048;    // lines whose positions are read together (runs of 8 KiB of float32)
+  constexpr i64 kBuf = 64 << 10;  // a streamed block's buffer
+  U<W> off, on;  // the elements' bytes, at the start of their slots
+  std::memcpy(&off, &g.off, W);
+  std::memcpy(&on, &g.on, W);
+  const i64 D = g.D, ax = g.ax, ji = g.ji, jo = g.jo;
+  const auto ud = static_cast<std::uint64_t>(D);
+  // Dense blocks (lines of D contiguous elements one after another, or D rows of contiguous
+  // lines) of at least one line per buffer.
+  const bool streamed = g.stream && D * W <= kBuf && (g.axis_inner ? ax == W && jo == D * W : jo == W);
+  const i64 blk = streamed ? imin(kBuf / (D * W), kBlock) : kBlock;  // streamed: D * W <= kBuf, so >= 1
+  alignas(64) byte buf[kBuf];  // untouched unless streamed
+  std::uint64_t pos[kBlock];
+  for (i64 jb = 0; jb < n_lines; jb += blk) {
+    const i64 n = imin(n_lines - jb, blk);
+    // The only read of each index: a position >= D (out of range) matches no element.
+    for (i64 j = 0; j < n; ++j) pos[j] = elem::index_pos(ldv<I>(idx + (jb + j) * ji), D);
+    // The block (in the output, or packed in buf) filled with off in memory order (vectorised
+    // runs), then one 'on' per line while the block is still in cache.
+    byte* base = streamed ? buf : out + jb * jo;
+    const i64 bjo = streamed ? (g.axis_inner ? D * W : W) : jo;
+    const i64 bax = streamed ? (g.axis_inner ? W : n * W) : ax;
+    if (g.axis_inner ? bax == W && bjo == D * W : bjo == W && bax == n * W) {
+      put_run<W>(base, W, n * D, off);  // a dense block: one run (short lines vectorise badly)
+    } else if (g.axis_inner) {
+      for (i64 j = 0; j < n; ++j) put_run<W>(base + j * bjo, bax, D, off);
+    } else {
+      for (i64 k = 0; k < D; ++k) put_run<W>(base + k * bax, bjo, n, off);
+    }
+    for (i64 j = 0; j < n; ++j)
+      if (pos[j] < ud) st<W>(base + j * bjo + static_cast<i64>(pos[j]) * bax, on);
+    if (streamed) {
+      if (g.axis_inner) k_contig<W, true>(buf, out + jb * jo, 1, 0, 0, n * D, W, W);
+      else k_contig<W, true>(buf, out + jb * jo, D, n * W, ax, n, W, W);
+    }
+  }
+}
+template <class I> void fill_one_hot_row(OneHotKernel (&t)[4]) noexcept {
+  t[0] = &k_one_hot<I, 1>;
+  t[1] = &k_one_hot<I, 2>;
+  t[2] = &k_one_hot<I, 4>;
+  t[3] = &k_one_hot<I, 8>;
+}
+void fill_one_hot(OneHotKernel (&t)[kDtypeSlots][4]) noexcept {
+  fill_one_hot_row<std::int32_t>(t[6]);  // DataType values (DirectML's): INT32 6, UINT32 3, UINT64 10, INT64 11
+  fill_one_hot_row<std::uint32_t>(t[3]);
+  fill_one_hot_row<std::uint64_t>(t[10]);
+  fill_one_hot_row<std::int64_t>(t[11]);
+}
+
 // ------------------------------------------------------------------ line writer (kernels.hpp)
 // The line being assembled lives in a register on AVX-512 (byte-masked loads and blends; a masked
 // load never faults on the lanes it leaves out, so a piece may start anywhere in its row), else
@@ -1549,6 +1612,7 @@ KernelTable make_table(const char* name) noexcept {
   t.rows = &k_rows;
   t.finish = &k_finish;
   fill_generate(t.sequence);
+  fill_one_hot(t.one_hot);
   return t;
 }
 

@@ -1,20 +1,21 @@
 // OneHot (DML_ONE_HOT_OPERATOR_DESC): out[c] = (c[axis] == idx[c with c[axis] = 0]) ? on : off.
-// One step of its own (the index family's loop nests, index/common.hpp): per block of lines it
-// reads each index once into a private array of positions, fills the block with the off value in
-// the output's memory order (line by line when the axis is the inner dimension, axis position by
-// axis position otherwise), then writes one on value per line while the block is in cache (a
-// large output's dense blocks: in a buffer, then streamed out). An index can only choose between
-// the two values, never an address: out-of-range values (or values another thread rewrites) give
-// all-off sequences, so there is nothing to check before writing.
+// One step: the engine's loop nest (plan/nest.hpp) walks the lines (every dimension but the
+// axis) and hands each run of them to the one-hot kernel of the per-ISA table (kernels/kernels.hpp:
+// per block of lines it reads each index once, fills the block with the off value in the
+// output's memory order, then writes one on value per line while the block is in cache; a large
+// output's dense blocks go through a buffer and are streamed out). An index can only choose
+// between the two values, never an address: out-of-range values (or values another thread
+// rewrites) give all-off sequences, so there is nothing to check before writing.
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "exec/call.hpp"
-#include "index/steps.hpp"
 #include "kernels/kernels.hpp"
 #include "ops/op.hpp"
 #include "plan/copy_plan.hpp"
+#include "plan/nest.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/simd.hpp"
 
@@ -25,9 +26,6 @@ constexpr std::array<LevelRow, 4> kTable{
 // The indices' dimension counts (their types are the index rule: UINT32, then the four from 3_0).
 constexpr std::array<LevelRow, 2> kIndexTable{
     {{FeatureLevel::FL_2_0, 4, 4, kIndexTypes}, {FeatureLevel::FL_3_0, 1, 8, kIndexTypes}}};
-
-using index::load;
-using index::store;
 
 struct Geom {
   Walk<2> lines;    // every dimension but the axis: (indices, output) byte strides
@@ -42,78 +40,29 @@ struct Geom {
   Operand idx, values, out;
 };
 
-constexpr std::int64_t kBlock = 2048;  // lines whose positions are read together (runs of 8 KiB of float32)
-
-/// `n` copies of v from p, `st` bytes apart (a constant stride when the run is contiguous, so the
-/// compiler vectorises it).
-template <class T>
-inline void put(std::byte* p, std::int64_t st, std::int64_t n, T v) noexcept {
-  if (st == static_cast<std::int64_t>(sizeof(T))) {
-    for (std::int64_t k = 0; k < n; ++k) store<T>(p + k * static_cast<std::int64_t>(sizeof(T)), v);
-  } else {
-    for (std::int64_t k = 0; k < n; ++k) store<T>(p + k * st, v);
-  }
-}
-
-template <class I, std::size_t W>
-void one_hot_lines(const Geom& g, const std::byte* idx, const std::byte* values, std::byte* out, std::int64_t lo,
-                   std::int64_t hi) {
-  using T = index::uint_of_t<W>;
-  const T off = load<T>(values), on = load<T>(values + g.on_at);
-  const std::int64_t D = g.D, ax = g.ax, ji = g.lines.inner_st(0), jo = g.lines.inner_st(1);
-  const auto ud = static_cast<std::uint64_t>(D);
-  constexpr auto w = static_cast<std::int64_t>(W);
-  constexpr std::int64_t kBuf = 64 << 10;
-  // Dense blocks (lines of D contiguous elements one after another, or D rows of contiguous
-  // lines) of at least one line per buffer.
-  const bool streamed = g.stream && D * w <= kBuf && (g.axis_inner ? ax == w && jo == D * w : jo == w);
-  const std::int64_t blk = streamed ? std::max<std::int64_t>(1, std::min(kBlock, kBuf / (D * w))) : kBlock;
-  alignas(64) std::byte buf[kBuf];  // untouched unless streamed
-  const CopyKernel put_rows = active_kernels().k[1][static_cast<int>(KernelKind::Contig)][log2_width(W)];
-  for_runs(g.lines, lo, hi, [&](const std::array<std::int64_t, 2>& o, std::int64_t j0, std::int64_t j1) {
-    const std::byte* ib = idx + o[0];
-    std::byte* ob = out + o[1];
-    std::uint64_t pos[kBlock];
-    for (std::int64_t jb = j0; jb < j1; jb += blk) {
-      const std::int64_t n = std::min(j1 - jb, blk);
-      // The only read of each index: a position >= D (out of range) matches no element.
-      for (std::int64_t j = 0; j < n; ++j) pos[j] = index::index_pos(load<I>(ib + (jb + j) * ji), D);
-      // The block (in the output, or packed in buf) filled with off in memory order (vectorised
-      // runs), then one 'on' per line while the block is still in cache.
-      std::byte* base = streamed ? buf : ob + jb * jo;
-      const std::int64_t bjo = streamed ? (g.axis_inner ? D * w : w) : jo;
-      const std::int64_t bax = streamed ? (g.axis_inner ? w : n * w) : ax;
-      if (g.axis_inner) {
-        for (std::int64_t j = 0; j < n; ++j) put<T>(base + j * bjo, bax, D, off);
-      } else {
-        for (std::int64_t k = 0; k < D; ++k) put<T>(base + k * bax, bjo, n, off);
-      }
-      for (std::int64_t j = 0; j < n; ++j)
-        if (pos[j] < ud) store<T>(base + j * bjo + static_cast<std::int64_t>(pos[j]) * bax, on);
-      if (streamed) {
-        if (g.axis_inner) put_rows(buf, ob + jb * jo, 1, 0, 0, n * D, w, w);
-        else put_rows(buf, ob + jb * jo, D, n * w, ax, n, w, w);
-      }
-    }
-  });
-}
-
-using Fn = void (*)(const Geom&, const std::byte*, const std::byte*, std::byte*, std::int64_t, std::int64_t);
-
 class OneHotStep final : public Step {
  public:
-  OneHotStep(const Geom& g, Fn fn, std::uint64_t bytes) : g_(g), fn_(fn), bytes_(bytes) {}
+  OneHotStep(const Geom& g, DataType idx_dtype, std::size_t width, std::uint64_t bytes)
+      : g_(g), idx_slot_(static_cast<int>(idx_dtype)), lw_(log2_width(width)), width_(width), bytes_(bytes) {}
   void run(const ExecContext& c) const override {
     const std::byte* idx = g_.idx.in_ptr(c);
     const std::byte* values = g_.values.in_ptr(c);
     std::byte* out = g_.out.out_ptr(c);
-    parallel_ranges(g_.lines.count(), threads_for_bytes(bytes_, c.threads), 64,
-                    [&](std::int64_t lo, std::int64_t hi) { fn_(g_, idx, values, out, lo, hi); });
+    OneHotParams p{g_.D, g_.ax, g_.lines.inner_st(0), g_.lines.inner_st(1), 0, 0, g_.axis_inner, g_.stream};
+    std::memcpy(&p.off, values, width_);  // each element's bytes at the start of its slot
+    std::memcpy(&p.on, values + g_.on_at, width_);
+    const OneHotKernel k = active_kernels().one_hot[idx_slot_][lw_];
+    parallel_ranges(g_.lines.count(), threads_for_bytes(bytes_, c.threads), 64, [&](std::int64_t lo, std::int64_t hi) {
+      for_runs(g_.lines, lo, hi, [&](const std::array<std::int64_t, 2>& o, std::int64_t j0, std::int64_t j1) {
+        k(idx + o[0] + j0 * p.ji, out + o[1] + j0 * p.jo, j1 - j0, p);
+      });
+    });
   }
 
  private:
   Geom g_;
-  Fn fn_;
+  int idx_slot_, lw_;
+  std::size_t width_;
   std::uint64_t bytes_;
 };
 }  // namespace
@@ -156,14 +105,10 @@ void lower(Lowering& l, const OneHotDesc& d) {
   g.values = values.where;
   g.out = out.where;
   const std::size_t w = out.width();
-  const Fn fn = index::dispatch_index(idx.dtype, [&](auto itag) {
-    return index::dispatch_width(w, [&](auto wtag) -> Fn {
-      return &one_hot_lines<decltype(itag), decltype(wtag)::value>;
-    });
-  });
   const auto lines = static_cast<std::uint64_t>(g.lines.count());
-  l.p.steps.push_back(
-      std::make_unique<OneHotStep>(g, fn, lines * (itemsize(idx.dtype) + static_cast<std::uint64_t>(g.D) * w)));
+  l.p.steps.push_back(std::make_unique<OneHotStep>(g, idx.dtype, w,
+                                                   lines *
+                                                       (itemsize(idx.dtype) + static_cast<std::uint64_t>(g.D) * w)));
 }
 
 // Call: indices (with a size-1 dimension at the axis), values (aligned right) -> out; parameters:
