@@ -110,12 +110,13 @@ void gather_items(const TakeGeom& g, const std::byte* in, const std::byte* idx, 
 }
 
 /// Returns false when a component was out of range at its read (it then read position 0): the
-/// step's check-at-read mode reports it (a fresh output, see index/fresh.hpp).
-template <class I, std::size_t W>
+/// step's check-at-read mode reports it (a fresh output, see index/fresh.hpp). LC: the tuple
+/// length when fixed at compile time (2: points of a matrix, the common case, unrolled), else 0.
+template <class I, std::size_t W, int LC>
 bool tuple_gather_items(const TupleGatherGeom& g, const std::byte* in, const std::byte* idx, std::byte* out,
                         std::int64_t lo, std::int64_t hi) {
   const std::int64_t Q = g.slice.count();
-  const int L = g.L;
+  const int L = LC ? LC : g.L;
   // Each tuple is read and its source prefetched a block ahead of its copy (in_blocks).
   std::uint64_t bad = 0;
   const std::int64_t xs = g.tuples.inner_st(0), os = g.tuples.inner_st(1), is = g.tuples.inner_st(2);
@@ -223,8 +224,9 @@ std::unique_ptr<const Step> make_take_step(const TakeGeom& g, IndexCheckSpec che
 std::unique_ptr<const Step> make_tuple_gather_step(const TupleGatherGeom& g, IndexCheckSpec check) {
   const TupleGatherFn fn = dispatch_index(g.idx_dtype, [&](auto itag) {
     using I = decltype(itag);
-    return dispatch_width(itemsize(g.dtype),
-                          [&](auto w) -> TupleGatherFn { return &tuple_gather_items<I, decltype(w)::value>; });
+    return dispatch_width(itemsize(g.dtype), [&](auto w) -> TupleGatherFn {
+      return g.L == 2 ? &tuple_gather_items<I, decltype(w)::value, 2> : &tuple_gather_items<I, decltype(w)::value, 0>;
+    });
   });
   return std::make_unique<TupleGatherStep>(g, fn, std::move(check));
 }
