@@ -110,7 +110,11 @@ void apply_entries(const TupleScatterGeom& g, const std::vector<Entry>& es, cons
   const std::int64_t Q = g.slice.count();
   const std::int64_t su = g.slice.inner_st(0), so = g.slice.inner_st(1);
   constexpr auto E = static_cast<std::int64_t>(sizeof(T));
-  // Targets are random: prefetched kAhead entries ahead, so many misses are in flight.
+  // Targets are random: prefetched kAhead entries ahead, so many misses are in flight. With
+  // several regions a region's slices of updates are scattered too (rows of every part land in
+  // each region, kilobytes apart): prefetched as well (64-float rows, 2 threads: 0.26 -> 0.21 ms).
+  // Single elements keep near-sequential updates (a part's entries in one region are a few
+  // elements apart): no prefetch there.
   constexpr std::size_t kAhead = 16;
   const std::size_t n = es.size();
   if (Q == 1) {
@@ -125,7 +129,11 @@ void apply_entries(const TupleScatterGeom& g, const std::vector<Entry>& es, cons
     for (std::size_t k = 0; k < n; ++k) {
       if (k + kAhead < n) {
         const std::byte* a = out + es[k + kAhead].dst;
-        for (std::int64_t b = 0; b < Q * E; b += 64) prefetch(a + b);
+        const std::byte* u = upd + es[k + kAhead].upd;
+        for (std::int64_t b = 0; b < Q * E; b += 64) {
+          prefetch(a + b);
+          prefetch(u + b);
+        }
       }
       const Entry& e = es[k];
       std::byte* o = out + e.dst;
