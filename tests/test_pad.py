@@ -130,7 +130,7 @@ ROW_CASES = [
     ((3, 200), (0, 70), (0, 1)),
     ((2, 3, 5, 40), (1, 2, 0, 3), (0, 1, 2, 0)),
     ((6, 20), (0, 50), (1, 45)),  # margins wider than the rows (periodic sources)
-    ((300, 400), (1, 5), (2, 3)),  # large enough for every thread count
+    ((300, 400), (1, 5), (2, 3)),  # every thread count; float64 rows longer than k_rows' 2 KiB buffer
 ]
 
 
