@@ -102,6 +102,25 @@ def test_scatter_nd_rows_buckets(dtype, itype, threads):
     assert same_bits(got, ref_scatter_nd(x, idx, upd, "none"))
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_scatter_nd_large_slices(dtype, reduction, threads):
+    """Slices of 1024+ elements take the walk (each thread owns a part of every slice), with a
+    constant-stride loop for dense slices: dense and reversed slices, duplicates, every thread
+    count bit-identical, against the loop reference."""
+    rng = np.random.default_rng(8)
+    x = random_array(rng, (40, 1536), dtype)
+    if np.dtype(dtype).kind == "f":
+        x = np.nan_to_num(x, nan=1.0, posinf=2.0, neginf=-2.0).astype(dtype)
+    idx = rng.integers(-40, 40, (90, 1))  # duplicates: combined in tuple order
+    upd = random_array(rng, (90, 1536), dtype)
+    if np.dtype(dtype).kind == "f":
+        upd = np.nan_to_num(upd, nan=3.0, posinf=2.0, neginf=-2.0).astype(dtype)
+    for xs, us in ((x, upd), (x[:, ::-1], upd[:, ::-2].repeat(2, axis=1)[:, :1536])):
+        got = _all_threads(lambda xs=xs, us=us: sd.scatter_nd(xs, idx, us, reduction=reduction))
+        assert same_or_nan(got, ref_scatter_nd(xs, idx, us, reduction))
+
+
 @pytest.mark.parametrize("reduction", ["none", "add"])
 def test_scatter_nd_strided_operands(reduction, threads):
     rng = np.random.default_rng(3)

@@ -41,6 +41,8 @@ void tuple_scatter_part(const TupleScatterGeom& g, const std::byte* idx, const s
   const std::int64_t Q = g.slice.count();
   const bool whole = slo == 0 && shi == Q;
   const std::int64_t su = g.slice.inner_st(0), so = g.slice.inner_st(1);
+  constexpr auto E = static_cast<std::int64_t>(sizeof(T));
+  const bool dense = su == E && so == E;  // a constant stride: the loop vectorises (1024-float slices 1.5x)
   for_runs(g.tuples, 0, g.tuples.count(),
            [&](const std::array<std::int64_t, 2>& off, std::int64_t j0, std::int64_t j1) {
              for (std::int64_t j = j0; j < j1; ++j) {
@@ -57,8 +59,13 @@ void tuple_scatter_part(const TupleScatterGeom& g, const std::byte* idx, const s
                for_runs(g.slice, slo, shi, [&](const std::array<std::int64_t, 2>& s, std::int64_t a, std::int64_t b) {
                  const std::byte* us = u + s[0];
                  std::byte* os = o + s[1];
-                 for (std::int64_t e = a; e < b; ++e)
-                   store<T>(os + e * so, Op::apply(load<T>(os + e * so), load<T>(us + e * su)));
+                 if (dense) {
+                   for (std::int64_t e = a; e < b; ++e)
+                     store<T>(os + e * E, Op::apply(load<T>(os + e * E), load<T>(us + e * E)));
+                 } else {
+                   for (std::int64_t e = a; e < b; ++e)
+                     store<T>(os + e * so, Op::apply(load<T>(os + e * so), load<T>(us + e * su)));
+                 }
                });
              }
            });
