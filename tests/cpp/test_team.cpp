@@ -114,14 +114,26 @@ void a_caller_alone_is_late_whatever_its_work_time() {
     spin_for(std::chrono::microseconds(300));
   }
   CHECK_EQ(team_cap(), 1);
-  reset_team_cap();
-  for (int i = 0; i < 2; ++i) {
-    TeamWatch w(2);
-    sleep_ms(3);
-    w.caller_done(16, 32);  // half: the team worked
-    spin_for(std::chrono::microseconds(300));
+  // Half the chunks: the team worked, so a wait shorter than the work is no lateness. Retried
+  // when the OS preempted the wait for longer than the work (a loaded CI runner under the
+  // sanitizers once made it a late region: the cap then read 2, not 1024).
+  bool clean = false;
+  for (int attempt = 0; attempt < 50 && !clean; ++attempt) {
+    reset_team_cap();
+    clean = true;
+    for (int i = 0; i < 2; ++i) {
+      const auto t0 = Clock::now();
+      {
+        TeamWatch w(2);
+        sleep_ms(3);
+        w.caller_done(16, 32);
+        spin_for(std::chrono::microseconds(300));
+      }
+      clean = clean && Clock::now() - t0 < std::chrono::microseconds(5500);
+    }
   }
-  CHECK_EQ(team_cap(), 1024);
+  if (clean) CHECK_EQ(team_cap(), 1024);
+  else std::printf("test_team: 50 preempted attempts, the half-team case was not checked\n");
 }
 
 void stays_busy_backs_off() {
