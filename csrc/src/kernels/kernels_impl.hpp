@@ -1372,11 +1372,10 @@ void fill_generate(SequenceKernel (&t)[kDtypeSlots]) noexcept {
 }
 
 // ------------------------------------------------------------------ one-hot (kernels.hpp)
-// n copies of v from p, `stride` bytes apart (a constant stride when the run is contiguous, so the
-// compiler vectorises it).
+// n copies of v from p, `stride` bytes apart (contiguous: the broadcast fill's row).
 template <int W> inline void put_run(byte* p, i64 stride, i64 n, U<W> v) {
   if (stride == W) {
-    for (i64 k = 0; k < n; ++k) st<W>(p + k * W, v);
+    fill_row<W, false>(p, v, n);
   } else {
     for (i64 k = 0; k < n; ++k) st<W>(p + k * stride, v);
   }
