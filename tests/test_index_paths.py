@@ -23,6 +23,18 @@ def threads():
     sd.set_num_threads(old)
 
 
+@pytest.fixture(params=["compact", "wide"])
+def entries(request):
+    """scatter_nd files each tuple's target and updates offsets as 32-bit values where every
+    offset fits (the default), else as 64-bit ones: both paths, the wide one forced (plans made
+    while it is set take it)."""
+    core = sd._core
+    old = core._index_compact_entries()
+    core._set_index_compact_entries(request.param == "compact")
+    yield
+    core._set_index_compact_entries(old)
+
+
 def _step(acc: np.ndarray, u: np.ndarray, reduction: str) -> np.ndarray:
     """One reduction step in the element type (arrays of one dtype; numpy's rules, which the
     library documents: integers wrap, float16 rounds each step, float min/max keep NaN)."""
@@ -73,7 +85,7 @@ def _all_threads(fn):
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 @pytest.mark.parametrize("reduction", REDUCTIONS)
-def test_scatter_nd_elements_buckets(dtype, reduction, threads):
+def test_scatter_nd_elements_buckets(dtype, reduction, threads, entries):
     rng = np.random.default_rng(1)
     x = random_array(rng, (60, 50), dtype)
     if np.dtype(dtype).kind == "f":
@@ -93,7 +105,7 @@ def test_scatter_nd_elements_buckets(dtype, reduction, threads):
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("itype", [np.int32, np.int64, np.uint32, np.uint64])
-def test_scatter_nd_rows_buckets(dtype, itype, threads):
+def test_scatter_nd_rows_buckets(dtype, itype, threads, entries):
     rng = np.random.default_rng(2)
     x = random_array(rng, (300, 64), dtype)
     idx = rng.integers(0, 300, (4000, 1)).astype(itype)
@@ -122,7 +134,7 @@ def test_scatter_nd_large_slices(dtype, reduction, threads):
 
 
 @pytest.mark.parametrize("reduction", ["none", "add"])
-def test_scatter_nd_strided_operands(reduction, threads):
+def test_scatter_nd_strided_operands(reduction, threads, entries):
     rng = np.random.default_rng(3)
     base = rng.standard_normal((80, 40, 6)).astype(np.float32)
     x = base[:, ::2, ::-2]  # non-contiguous target, slices of 3 with a negative stride
@@ -140,7 +152,7 @@ def test_scatter_nd_strided_operands(reduction, threads):
 
 
 @pytest.mark.parametrize("bad_at", [0, 7777, 11999])
-def test_scatter_nd_bad_index_writes_nothing(bad_at, threads):
+def test_scatter_nd_bad_index_writes_nothing(bad_at, threads, entries):
     rng = np.random.default_rng(4)
     x = rng.standard_normal((60, 50)).astype(np.float32)
     idx = np.stack([rng.integers(0, 60, 12000), rng.integers(0, 50, 12000)], -1)

@@ -66,6 +66,15 @@ void register_engine(pyb::module_& m) {
       "Element-wise (axis) gather and scatter indices of at least `bytes` are narrowed during the check; clears "
       "the plan cache. For tests.");
   m.def("_index_narrow_threshold", &detail::index::narrow_threshold);
+  m.def(
+      "_set_index_compact_entries",
+      [](bool on) {
+        detail::index::set_compact_entries(on);
+        detail::clear_plans();
+      },
+      pyb::arg("on"),
+      "Whether scatter_nd files 32-bit offsets where they fit (default True); clears the plan cache. For tests.");
+  m.def("_index_compact_entries", &detail::index::compact_entries);
   m.def("_set_result_pool_limit", &set_result_pool_limit, pyb::arg("bytes"),
         "Result pool byte limit (0 turns it off and frees the idle blocks); for benchmarks and tests.");
   m.def("_result_pool_limit", &result_pool_limit);

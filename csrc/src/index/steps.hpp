@@ -98,6 +98,10 @@ struct TupleScatterGeom {
 /// output's memory (in place).
 std::unique_ptr<const Step> make_tuple_scatter_step(const TupleScatterGeom& g, ScatterReduction r, IndexCheckSpec check,
                                                     std::unique_ptr<const Step> copy, bool same_view);
+/// Whether tuple scatters file 32-bit offsets where every offset fits (the default); off, plans
+/// made afterwards take the 64-bit path (a knob for tests).
+void set_compact_entries(bool on) noexcept;
+bool compact_entries() noexcept;
 
 /// Scatter by positions over a whole tensor (MaxUnpooling): out[idx[c]] = in[c], the position
 /// row-major over out's sizes (negative values counted from the end); the zeros come from an
