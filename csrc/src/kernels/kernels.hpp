@@ -39,7 +39,7 @@ constexpr int kDtypeSlots = 12;  // DataType values 1..11 (0 unused)
 /// second time after the streamed rows had evicted it: 20% of the pad's time). Lines the range
 /// [lo, hi) shares with its neighbours get byte-exact ordinary stores.
 struct LineWriter {
-  alignas(64) std::byte pattern[64];  // pattern[j]: the fill byte at any address = j (mod 64)
+  alignas(64) std::byte pattern[128];  // pattern[j]: the fill byte at any address = j (mod 64), twice
   alignas(64) std::byte line[64];     // the line being assembled (bytes [max(line start, lo), at))
   std::byte* at;                      // the next byte to write; lo <= at <= hi
   std::byte* lo;

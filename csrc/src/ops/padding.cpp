@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "exec/call.hpp"
+#include "exec/lines.hpp"
 #include "kernels/kernels.hpp"
 #include "ops/op.hpp"
 #include "plan/copy_plan.hpp"
@@ -141,24 +142,9 @@ class PadRowsStep final : public Step {
   void run(const ExecContext& c) const override {
     const std::byte* src = in_.in_ptr(c);
     std::byte* dst = out_.out_ptr(c);
-    const auto o0 = reinterpret_cast<std::uintptr_t>(dst);
-    const std::uintptr_t base = o0 & ~std::uintptr_t{63};
-    const auto total = static_cast<i64>(o0 - base) + bytes_;
-    const bool stream = static_cast<std::uint64_t>(bytes_) >= stream_threshold();
     // memcpy-class work: the copy planner's grain (its work_bytes) in time
     const int nt = threads_for_bytes(static_cast<std::uint64_t>(bytes_) / 4, c.threads);
-    parallel_ranges(total, nt, 64, [&](i64 lo, i64 hi) {
-      LineWriter w;
-      for (unsigned j = 0; j < 64; ++j) {  // the value's byte for every address mod 64
-        const auto b = (j + 64 - (o0 & 63)) % static_cast<unsigned>(w_);
-        w.pattern[j] = static_cast<std::byte>(value_ >> (8 * b));
-      }
-      w.lo = w.at = reinterpret_cast<std::byte*>(std::max(base + static_cast<std::uintptr_t>(lo), o0));
-      w.hi = reinterpret_cast<std::byte*>(base + static_cast<std::uintptr_t>(hi));
-      w.stream = stream;
-      w.fill_gaps = fill_;
-      part(w, src, dst);
-    });
+    write_lines(dst, bytes_, value_, w_, fill_, nt, [&](LineWriter& w) { part(w, src, dst); });
   }
 
  private:
@@ -214,7 +200,6 @@ class PadRowsStep final : public Step {
       t[b] = d_[b].m - 1;
       carry(b);
     }
-    k.finish(w);
   }
 
   Operand in_, out_;
