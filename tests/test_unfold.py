@@ -195,6 +195,46 @@ def test_out_any_strides() -> None:
         assert r is out and same_bits(buf, expect)  # out's elements written, nothing else
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64], ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("streamed", [False, True], ids=["cached", "streamed"])
+def test_packed_rows_in_address_order(dtype, streamed, simd) -> None:
+    """Into a row-major packed result or out= (rows of unit-stride windows), unfold writes the
+    output in address order, each row's run with its zeros: 1-d to 3-d, windows partly and wholly
+    in the padding, an out= shifted by one element between sentinels, 1-4 threads, streamed."""
+    core = sd._core
+    old_t, old_s = sd.get_num_threads(), core._stream_threshold()
+    if streamed:
+        core._set_stream_threshold(0)
+    try:
+        rng = np.random.default_rng(11)
+        cases = [
+            ((2, 5, 40, 37), (3, 3), 1, 1, 1, 1),
+            ((2, 8, 64, 61), (3, 3), 1, 1, 1, 1),  # 0.56-4.5 MiB: parts on several threads
+            ((1, 3, 23, 29), (5, 2), (2, 1), (2, 3), (3, 0), (4, 6)),  # strided rows, dilated
+            ((2, 2, 70), 7, 1, 2, 9, 3),  # 1-d, offsets whose box is empty
+            ((1, 2, 6, 7, 9), (2, 3, 3), (1, 2, 1), 1, (1, 0, 2), (0, 1, 2)),  # 3-d
+            ((1, 1, 3, 3), (2, 2), 1, 1, 5, 5),  # mostly padding
+        ]
+        w = np.dtype(dtype).itemsize
+        for shape, window, strides, dilations, begin, end in cases:
+            x = random_array(rng, shape, dtype)
+            d = x.ndim - 2
+            want = ref_unfold(
+                x, per_dim(window, d), per_dim(strides, d), per_dim(dilations, d), per_dim(begin, d), per_dim(end, d)
+            )
+            for t in (1, 2, 3, 4):
+                sd.set_num_threads(t)
+                assert same_bits(sd.unfold(x, window, strides, dilations, begin, end), want)
+                buf = np.full(want.nbytes + 3 * w, 0xA5, np.uint8)
+                out = buf[w : w + want.nbytes].view(dtype).reshape(want.shape)
+                assert sd.unfold(x, window, strides, dilations, begin, end, out=out) is out
+                assert same_bits(out, want)
+                assert (buf[:w] == 0xA5).all() and (buf[w + want.nbytes :] == 0xA5).all()
+    finally:
+        sd.set_num_threads(old_t)
+        core._set_stream_threshold(old_s)
+
+
 def test_empty_arrays() -> None:
     for shape, window, want_shape in [((0, 3, 5, 5), 3, (0, 27, 9)), ((2, 0, 5, 5), 3, (2, 0, 9))]:
         x = np.zeros(shape, np.float16)

@@ -10,10 +10,12 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "exec/call.hpp"
+#include "exec/lines.hpp"
 #include "ops/op.hpp"
 #include "util/checked.hpp"
 #include "view/view.hpp"
@@ -119,6 +121,141 @@ void check(const Rules& r, const UnfoldDesc& d) {
   r.level_uint("end_padding", d.end_padding);
 }
 
+namespace {
+/// Window offset k's box: the positions [lo_i, hi_i) along each spatial dimension whose input
+/// position lies inside the input, and p0_i, the input position at lo_i (0 for an empty box).
+struct Box {
+  std::vector<i64> lo, hi, p0;
+  bool any = true;  // not empty along any dimension
+};
+
+/// The boxes of every offset, row-major over the offsets. Unsigned arithmetic: validation bounds
+/// S + start + end by 2^64, not 2^63.
+std::vector<Box> boxes(const View& in, const UnfoldDesc& d, const Geometry& g) {
+  const std::size_t D = d.window_sizes.size();
+  std::vector<Box> r(static_cast<std::size_t>(g.K));
+  std::vector<i64> w(D, 0);
+  for (Box& x : r) {
+    x.lo.resize(D), x.hi.resize(D), x.p0.resize(D);
+    for (std::size_t i = 0; i < D; ++i) {
+      const auto B = static_cast<u64>(g.blocks[i]), st = static_cast<u64>(d.strides[i]);
+      const auto S = static_cast<u64>(in.sizes[2 + i]), start = static_cast<u64>(d.start_padding[i]);
+      const u64 t = static_cast<u64>(w[i]) * static_cast<u64>(d.dilations[i]);  // <= the dilated window
+      u64 b0 = 0, p = t - start;  // p = b*st + t - start at b = b0
+      if (t < start) {
+        const u64 a = start - t;
+        b0 = a / st + (a % st != 0);
+        p = b0 * st - a;  // < st
+      }
+      const u64 l0 = std::min(B, b0);
+      const u64 h0 = p > S - 1 ? l0 : std::min(B, std::max(l0, b0 + (S - 1 - p) / st + 1));
+      x.lo[i] = static_cast<i64>(l0);
+      x.hi[i] = static_cast<i64>(h0);
+      x.p0[i] = static_cast<i64>(p < S ? p : 0);
+      x.any = x.any && h0 > l0;
+    }
+    for (std::size_t i = D; i-- > 0 && ++w[i] == d.window_sizes[i];) w[i] = 0;  // next offset
+  }
+  return r;
+}
+
+/// Unfold into a row-major packed output whose rows (the last window-position dimension) read
+/// contiguous input runs: one step writing the output in address order through the line writer.
+/// Each row is its run with the zeros around it, rows outside the box are zeros, and each 64-byte
+/// line is stored once, whole. (As separate steps, the one-element zero columns beside the rows
+/// were fills of their own, sharing every row's first line with the copy of the row.)
+class UnfoldRowsStep final : public Step {
+ public:
+  /// `in_nc`: the input's byte strides along N and C; `step[i]`: its byte step between window
+  /// positions along spatial dimension i; `box_at[k]`: the byte offset of box k's first element.
+  UnfoldRowsStep(Operand in, Operand out, i64 N, i64 C, std::array<i64, 2> in_nc, std::vector<i64> step,
+                 std::vector<i64> blocks, std::vector<Box> boxes, std::vector<i64> box_at, i64 width)
+      : in_(in), out_(out), N_(N), C_(C), in_nc_(in_nc), step_(std::move(step)), blocks_(std::move(blocks)),
+        boxes_(std::move(boxes)), box_at_(std::move(box_at)), w_(width) {
+    const std::size_t D = blocks_.size();
+    pos_st_.assign(D, w_);  // the output's byte stride along each window-position dimension
+    for (std::size_t i = D - 1; i-- > 0;) pos_st_[i] = pos_st_[i + 1] * blocks_[i + 1];
+    slab_ = pos_st_[0] * blocks_[0];
+  }
+
+  void run(const ExecContext& c) const override {
+    const std::byte* src = in_.in_ptr(c);
+    std::byte* dst = out_.out_ptr(c);
+    const i64 bytes = N_ * C_ * static_cast<i64>(boxes_.size()) * slab_;
+    const int nt = threads_for_bytes(static_cast<std::uint64_t>(bytes) / 4, c.threads);  // as padding's rows
+    write_lines(dst, bytes, 0, w_, true, nt, [&](LineWriter& w) { part(w, src, dst); });
+  }
+
+ private:
+  // The slabs (one (n, c, offset) each: the offset's L positions) from the one holding w.at.
+  void part(LineWriter& w, const std::byte* src, std::byte* dst) const {
+    const KernelTable& k = active_kernels();
+    const auto K = static_cast<i64>(boxes_.size());
+    const std::size_t D = blocks_.size(), R = D >= 2 ? D - 2 : 0;  // R: the dimension handed to rows()
+    std::array<i64, 6> t{};  // positions along dimensions [0, R)
+    for (i64 s = (w.at - dst) / slab_; s < N_ * C_ * K && w.at < w.hi; ++s) {
+      const auto uk = static_cast<std::size_t>(s % K);
+      const Box& b = boxes_[uk];
+      if (!b.any) continue;  // zeros: the gap before the next run
+      const i64 nc = s / K;
+      const std::byte* sp = src + (nc / C_) * in_nc_[0] + (nc % C_) * in_nc_[1] + box_at_[uk];
+      std::byte* dp = dst + s * slab_ + b.lo[D - 1] * w_;
+      const i64 nb = (b.hi[D - 1] - b.lo[D - 1]) * w_;
+      if (D == 1) {
+        k.rows(w, sp, 1, 0, dp, 0, nb, nullptr);
+        continue;
+      }
+      for (std::size_t i = 0; i < R; ++i) t[i] = b.lo[i];
+      while (w.at < w.hi) {
+        const std::byte* so = sp;
+        std::byte* o = dp + b.lo[R] * pos_st_[R];
+        for (std::size_t i = 0; i < R; ++i) {
+          so += (t[i] - b.lo[i]) * step_[i];
+          o += t[i] * pos_st_[i];
+        }
+        k.rows(w, so, b.hi[R] - b.lo[R], step_[R], o, pos_st_[R], nb, nullptr);
+        std::size_t i = R;
+        while (i > 0 && ++t[i - 1] == b.hi[i - 1]) {
+          t[i - 1] = b.lo[i - 1];
+          --i;
+        }
+        if (i == 0) break;
+      }
+    }
+  }
+
+  Operand in_, out_;
+  i64 N_, C_;
+  std::array<i64, 2> in_nc_;
+  std::vector<i64> step_, blocks_;
+  std::vector<Box> boxes_;
+  std::vector<i64> box_at_, pos_st_;
+  i64 w_, slab_ = 0;
+};
+
+/// The UnfoldRowsStep for `out` (aligned to {N, C*K, L}), or null where it does not apply: an
+/// output that is not row-major packed, or rows whose runs are not contiguous in the input.
+std::unique_ptr<Step> rows_step(const View& in, const View& out, const UnfoldDesc& d, const Geometry& g,
+                                std::vector<Box> bx) {
+  const auto W = static_cast<i64>(out.width());
+  const std::size_t D = d.window_sizes.size();
+  i64 st = W;
+  for (std::size_t k = 3; k-- > 0;) {
+    if (out.sizes[k] > 1 && out.strides[k] != st) return nullptr;
+    st *= out.sizes[k];
+  }
+  const std::size_t last = 2 + D - 1;
+  if (in.sizes[last] > 1 && (d.strides[D - 1] != 1 || in.strides[last] != W)) return nullptr;
+  std::vector<i64> step(D), at(bx.size(), 0);
+  for (std::size_t i = 0; i < D; ++i) step[i] = in.strides[2 + i] * d.strides[i];
+  for (std::size_t k = 0; k < bx.size(); ++k)
+    for (std::size_t i = 0; i < D; ++i) at[k] += bx[k].p0[i] * in.strides[2 + i];
+  return std::make_unique<UnfoldRowsStep>(in.where, out.where, in.sizes[0], in.sizes[1],
+                                          std::array<i64, 2>{in.strides[0], in.strides[1]}, std::move(step), g.blocks,
+                                          std::move(bx), std::move(at), W);
+}
+}  // namespace
+
 void lower(Lowering& l, const UnfoldDesc& d) {
   const View in = l.in(d.input);
   View out = l.out(d.output);
@@ -132,33 +269,20 @@ void lower(Lowering& l, const UnfoldDesc& d) {
   const auto D = static_cast<int>(d.window_sizes.size());
   const auto u = [](int i) { return static_cast<std::size_t>(i); };
   const Geometry g = geometry(in.sizes.data() + 2, u(D), params_of(d), [](const std::string&, const std::string&) {});
+  std::vector<Box> bx = boxes(in, d, g);
+  if (std::unique_ptr<Step> rows = rows_step(in, out, d, g, bx)) {
+    l.p.steps.push_back(std::move(rows));
+    return;
+  }
   // out as (N, C, k_0..k_{D-1}, B_0..B_{D-1}): window offset dimension i at 2 + i, position i at 2 + D + i.
   View o = out;
   for (int i = D - 1; i >= 1; --i) o = split_dim(o, 2, g.blocks[u(i)]);
   o = split_dim(o, 1, g.K);
   for (int i = D - 1; i >= 1; --i) o = split_dim(o, 2, d.window_sizes[u(i)]);
   const Scalar zero = Scalar::from_int(out.dtype, 0);
-  // For each offset w (row-major), the box of positions that read the input, [lo_i, hi_i), and
-  // p0_i, the input position at lo_i. Unsigned arithmetic: validation bounds S + start + end by
-  // 2^64, not 2^63.
-  std::vector<i64> w(u(D), 0), lo(u(D)), hi(u(D)), p0(u(D));
-  for (i64 k = 0; k < g.K; ++k) {
-    for (int i = 0; i < D; ++i) {
-      const auto B = static_cast<u64>(g.blocks[u(i)]), st = static_cast<u64>(d.strides[u(i)]);
-      const auto S = static_cast<u64>(in.sizes[u(2 + i)]), start = static_cast<u64>(d.start_padding[u(i)]);
-      const u64 t = static_cast<u64>(w[u(i)]) * static_cast<u64>(d.dilations[u(i)]);  // <= the dilated window
-      u64 b0 = 0, p = t - start;  // p = b*st + t - start at b = b0
-      if (t < start) {
-        const u64 a = start - t;
-        b0 = a / st + (a % st != 0);
-        p = b0 * st - a;  // < st
-      }
-      const u64 l0 = std::min(B, b0);
-      const u64 h0 = p > S - 1 ? l0 : std::min(B, std::max(l0, b0 + (S - 1 - p) / st + 1));
-      lo[u(i)] = static_cast<i64>(l0);
-      hi[u(i)] = static_cast<i64>(h0);
-      p0[u(i)] = static_cast<i64>(p < S ? p : 0);
-    }
+  std::vector<i64> w(u(D), 0);
+  for (const Box& b : bx) {
+    const std::vector<i64>&lo = b.lo, &hi = b.hi;
     // Zeros outside the box along dimension i (inside it along dimensions before i), for this
     // w_0..w_i and every offset after it: filled once, at the first such offset.
     for (int i = 0; i < D; ++i) {
@@ -173,13 +297,11 @@ void lower(Lowering& l, const UnfoldDesc& d) {
       if (lo[u(i)] > 0) l.fill(narrow(f, 2 + D + i, 0, lo[u(i)]), zero);
       if (hi[u(i)] < B) l.fill(narrow(f, 2 + D + i, hi[u(i)], B - hi[u(i)]), zero);
     }
-    bool any = true;
-    for (int i = 0; i < D; ++i) any = any && hi[u(i)] > lo[u(i)];
-    if (any) {
+    if (b.any) {
       View dst = o, src = in;
       for (int i = 0; i < D; ++i) {
         dst = narrow(narrow(dst, 2 + i, w[u(i)], 1), 2 + D + i, lo[u(i)], hi[u(i)] - lo[u(i)]);
-        src = narrow(src, 2 + i, p0[u(i)], 1);
+        src = narrow(src, 2 + i, b.p0[u(i)], 1);
         // Within the input (the box ends inside it); a single position needs no stride.
         src.strides[u(2 + i)] = hi[u(i)] - lo[u(i)] > 1 ? src.strides[u(2 + i)] * d.strides[u(i)] : 0;
         src.sizes[u(2 + i)] = hi[u(i)] - lo[u(i)];
