@@ -5,7 +5,7 @@
 # instructions -- SIGILL on CPUs without them, or different code than the one tested. So an ISA
 # object may define, as global or weak, only its own entry points:
 #   functions in namespace strided::detail whose name ends in _<isa> (kernels_avx2(),
-#   index::minmax_avx2(...), index::narrow_avx2<I, U>(...)), defined in no other object;
+#   kernels_avx512()), defined in no other object;
 # everything else it defines must have internal linkage (unnamed namespace, static).
 #
 # Usage: scripts/check_isa_symbols.sh FILE...

@@ -3,9 +3,8 @@
 #include <limits>
 #include <string>
 
-#include "index/check_simd.hpp"
-#include "index/narrow_body.hpp"
 #include "index/steps.hpp"
+#include "kernels/index_kernels.hpp"
 #include "runtime/simd.hpp"
 #include "strided/error.hpp"
 
@@ -27,18 +26,12 @@ struct MinMax {
   std::array<std::uint64_t, kMaxLoop> mx;  // as unsigned bits for unsigned types, signed otherwise
 };
 
+// `table`: the active kernel table's pass for I (big checks), else null (this file's copy).
 template <class I>
-void minmax_run(const std::byte* p, std::int64_t n, std::int64_t st, I& mn, I& mx, bool simd) noexcept {
-#ifdef STRIDED_HAVE_X86_SIMD
-  if (simd && st == static_cast<std::int64_t>(sizeof(I))) {
-    minmax_avx2(p, n, mn, mx);
-    return;
-  }
-#else
-  (void)simd;
-#endif
+void minmax_run(const std::byte* p, std::int64_t n, std::int64_t st, I& mn, I& mx, MinMaxKernel table) noexcept {
   if (st == static_cast<std::int64_t>(sizeof(I))) {
-    minmax_body<I>(p, n, mn, mx);
+    if (table) table(p, n, &mn, &mx);
+    else minmax_body<I>(p, n, mn, mx);
     return;
   }
   I lo = mn, hi = mx;
@@ -83,8 +76,9 @@ void check_typed(const IndexCheckSpec& s, const std::byte* base, int threads) {
   w.coalesce();
   const std::int64_t total = w.count();
   if (total == 0 || C == 0) return;
-  // AVX2 min/max for big checks on a SIMD target.
-  const bool simd = total * static_cast<std::int64_t>(C) >= 4096 && active_kernels().vector_index_passes;
+  // Big checks take the kernel table's pass (vectorised for the CPU's SIMD target).
+  const MinMaxKernel table =
+      total * static_cast<std::int64_t>(C) >= 4096 ? active_kernels().minmax[static_cast<int>(s.dtype)] : nullptr;
 
   // Partial min/max per part (not per thread: the OpenMP runtime may grant a smaller team),
   // combined afterwards; min/max are exact, so any split gives the same answer.
@@ -103,7 +97,7 @@ void check_typed(const IndexCheckSpec& s, const std::byte* base, int threads) {
     for_runs(w, a, b, [&](const std::array<std::int64_t, 1>& off, std::int64_t j0, std::int64_t j1) {
       const std::int64_t st = w.inner_st(0);
       for (std::size_t c = 0; c < C; ++c)
-        minmax_run<I>(base + off[0] + j0 * st + static_cast<std::int64_t>(c) * cst, j1 - j0, st, L[c], H[c], simd);
+        minmax_run<I>(base + off[0] + j0 * st + static_cast<std::int64_t>(c) * cst, j1 - j0, st, L[c], H[c], table);
     });
   });
   bool ok = true;
@@ -137,26 +131,19 @@ void check_typed(const IndexCheckSpec& s, const std::byte* base, int threads) {
 }
 
 template <class I, class U>
-bool narrow_run(const std::byte* p, std::int64_t n, std::int64_t bound, U* dst, bool simd) noexcept {
-#ifdef STRIDED_HAVE_X86_SIMD
-  if (simd) return narrow_avx2<I, U>(p, n, bound, dst);
-#else
-  (void)simd;
-#endif
-  return narrow_body<I, U>(p, n, bound, dst);
-}
-
-template <class I, class U>
 void narrow_typed(const IndexCheckSpec& s, const std::byte* base, std::int64_t count, U* dst, int threads) {
-  const bool simd = count >= 4096 && active_kernels().vector_index_passes;
+  // Big passes take the kernel table's (vectorised for the CPU's SIMD target).
+  const NarrowKernel table =
+      count >= 4096 ? active_kernels().narrow[static_cast<int>(s.dtype)][sizeof(U) == 4] : nullptr;
   constexpr int kMaxParts = 64;
   const int nt = threads_for_bytes(static_cast<std::uint64_t>(count) * sizeof(I), threads);
   const int np = nt > 1 ? std::min(4 * nt, kMaxParts) : 1;
   std::array<bool, kMaxParts> ok{};
   ok.fill(true);  // parts past the end of a short range never run
   parallel_parts(count, np, nt, 64, [&](int part, std::int64_t a, std::int64_t b) {
+    const std::byte* p = base + a * static_cast<std::int64_t>(sizeof(I));
     ok[static_cast<std::size_t>(part)] =
-        narrow_run<I, U>(base + a * static_cast<std::int64_t>(sizeof(I)), b - a, s.bound[0], dst + a, simd);
+        table ? table(p, b - a, s.bound[0], dst + a) : narrow_body<I, U>(p, b - a, s.bound[0], dst + a);
   });
   for (int t = 0; t < np; ++t)
     if (!ok[static_cast<std::size_t>(t)]) {

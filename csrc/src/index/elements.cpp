@@ -13,7 +13,6 @@
 #endif
 #include <vector>
 
-#include "index/check_simd.hpp"
 #include "index/fresh.hpp"
 #include "index/steps.hpp"
 #include "plan/copy_plan.hpp"
@@ -203,11 +202,9 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
   const std::int64_t K = g.K, N = g.N, tile = g.tile;
   const std::int64_t ai = g.ax[0], ao = g.ax[1], an = g.ax[2];
   const std::int64_t ji = g.lines.inner_st(0), jo = g.lines.inner_st(1), jn = g.lines.inner_st(2);
-#ifdef STRIDED_HAVE_X86_SIMD
-  // Narrowed uint16 positions (trusted) and 4-byte elements: AVX2 gathers of 8.
+  // Narrowed uint16 positions (trusted) and 4-byte elements: the kernel table's line gather.
   constexpr bool kVec = Trusted && W == 4 && std::is_same_v<I, std::uint16_t>;
-  const bool vec = kVec && K >= 16 && active_kernels().vector_index_passes;
-#endif
+  const GatherLineU16Kernel vec = kVec && K >= 16 ? active_kernels().gather_line_u16 : nullptr;
   for_runs(g.lines, lo, hi, [&](const std::array<std::int64_t, 4>& off, std::int64_t j0, std::int64_t j1) {
     const std::byte* ib = idx + off[0];
     std::byte* ob = out + off[1];
@@ -220,14 +217,12 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
         if (j + 1 < j1) prefetch_line(nl + jn, N, an, static_cast<std::int64_t>(W));
         if (ai == static_cast<std::int64_t>(sizeof(I)) && ao == static_cast<std::int64_t>(W) &&
             an == static_cast<std::int64_t>(W)) {  // dense lines: constant strides, scaled addressing
-#ifdef STRIDED_HAVE_X86_SIMD
           if constexpr (kVec) {
             if (vec) {
-              gather_line_narrowed_u16_avx2(il, nl, ol, K, stream);
+              vec(il, nl, ol, K, stream);
               continue;
             }
           }
-#endif
           auto value = [&](std::int64_t k) {
             return load<T>(nl + read_at<Trusted>(load<I>(il + k * static_cast<std::int64_t>(sizeof(I))), N) *
                                     static_cast<std::int64_t>(W));
@@ -292,27 +287,23 @@ bool gather_lines_checked(const ElementsGeom& g, const std::byte* idx, std::byte
   const auto uN = static_cast<std::uint64_t>(N);
   const std::int64_t ji = g.lines.inner_st(0), jo = g.lines.inner_st(1), jn = g.lines.inner_st(2);
   std::uint64_t bad = 0;
-#ifdef STRIDED_HAVE_X86_SIMD
+  // Signed indices and 4-byte elements: the kernel table's line gather (int32: an axis < 2^31).
   constexpr bool kVec = W == 4 && (std::is_same_v<I, std::int64_t> || std::is_same_v<I, std::int32_t>);
-  const bool vec =
-      kVec && K >= 16 && active_kernels().vector_index_passes && (sizeof(I) == 8 || N <= std::int64_t{0x7fffffff});
-#endif
+  const GatherLineKernel vec = kVec && K >= 16 && (sizeof(I) == 8 || N <= std::int64_t{0x7fffffff})
+                                   ? active_kernels().gather_line[sizeof(I) == 8]
+                                   : nullptr;
   for_runs(g.lines, lo, hi, [&](const std::array<std::int64_t, 4>& off, std::int64_t j0, std::int64_t j1) {
     for (std::int64_t j = j0; j < j1; ++j) {
       const std::byte* il = idx + off[0] + j * ji;
       std::byte* ol = out + off[1] + j * jo;
       const std::byte* nl = in + off[2] + j * jn;
       if (j + 1 < j1) prefetch_line(nl + jn, N, E, E);
-#ifdef STRIDED_HAVE_X86_SIMD
       if constexpr (kVec) {
         if (vec) {
-          const bool ok = sizeof(I) == 8 ? gather_line_checked_i64_avx2(il, nl, ol, K, N, stream)
-                                         : gather_line_checked_i32_avx2(il, nl, ol, K, N, stream);
-          bad |= ok ? 0u : 1u;
+          bad |= vec(il, nl, ol, K, N, stream) ? 0u : 1u;
           continue;
         }
       }
-#endif
       std::uint64_t b = 0;
       auto value = [&](std::int64_t k) {
         const std::uint64_t u = index_pos(load<I>(il + k * EI), N);

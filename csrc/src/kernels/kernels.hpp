@@ -90,6 +90,20 @@ struct OneHotParams {
 };
 using OneHotKernel = void (*)(const std::byte* idx, std::byte* out, std::int64_t n, const OneHotParams& p);
 
+/// The axis-index family. MinMaxKernel folds the n contiguous index values at p (of the table
+/// slot's index type I) into *mn / *mx (I values). NarrowKernel writes them normalised (negative
+/// values count from the end) to dst as uint16 / uint32 and returns whether every value was in
+/// range for an axis of `bound` elements. GatherLineKernel: out[k] = in[idx[k]] for k < K and
+/// 4-byte elements, each index normalised and tested at its read (a bad one reads position 0),
+/// returning whether all were in [-N, N); the int32 form needs N < 2^31; `stream`: non-temporal
+/// stores. GatherLineU16Kernel: the same from trusted uint16 positions (a narrowed check's).
+using MinMaxKernel = void (*)(const std::byte* p, std::int64_t n, void* mn, void* mx) noexcept;
+using NarrowKernel = bool (*)(const std::byte* p, std::int64_t n, std::int64_t bound, void* dst) noexcept;
+using GatherLineKernel = bool (*)(const std::byte* idx, const std::byte* in, std::byte* out, std::int64_t K,
+                                  std::int64_t N, bool stream) noexcept;
+using GatherLineU16Kernel = void (*)(const std::byte* idx, const std::byte* in, std::byte* out, std::int64_t K,
+                                     bool stream) noexcept;
+
 struct KernelTable {
   const char* name;
   // [streaming stores?][kind][log2 width]. Streaming (non-temporal) variants are for outputs
@@ -100,9 +114,13 @@ struct KernelTable {
   // [from DataType][to DataType][0: any strides, 1: contiguous inner loop, 2: the same streamed];
   // null for equal types (a plain copy).
   CopyKernel convert[kDtypeSlots][kDtypeSlots][3];
-  // The axis-index family's index passes (bounds min/max, narrowing) use their AVX2 versions
-  // (index/check_avx2.cpp) under this target.
-  bool vector_index_passes;
+  // The axis-index family (kernels/index_kernels.hpp), by index DataType (INT32, INT64, UINT32,
+  // UINT64): min/max and narrowing passes; dense line gathers of 4-byte elements, null where
+  // the target has none faster than index/elements.cpp's loops ([0] int32, [1] int64).
+  MinMaxKernel minmax[kDtypeSlots];
+  NarrowKernel narrow[kDtypeSlots][2];  // [index DataType][0: to uint16, 1: to uint32]
+  GatherLineKernel gather_line[2];
+  GatherLineU16Kernel gather_line_u16;
   RowsKernel rows;  // LineWriter's two operations
   FinishKernel finish;
   SequenceKernel sequence[kDtypeSlots];  // [DataType]

@@ -14,6 +14,7 @@
 
 #include "elem/cast.hpp"
 #include "elem/index.hpp"
+#include "kernels/index_kernels.hpp"
 #include "kernels/kernels.hpp"
 #include "util/isa.hpp"
 
@@ -1649,17 +1650,37 @@ template <bool NT> void fill_table(CopyKernel (&t)[kKernelKinds][4]) noexcept {
   }
 }
 
+// ------------------------------------------------------------------ the axis-index family
+template <class I> void k_minmax(const byte* p, i64 n, void* mn, void* mx) noexcept {
+  index::minmax_body<I>(p, n, *static_cast<I*>(mn), *static_cast<I*>(mx));
+}
+template <class I, class T> bool k_narrow(const byte* p, i64 n, i64 bound, void* dst) noexcept {
+  return index::narrow_body<I, T>(p, n, bound, static_cast<T*>(dst));
+}
+template <class I> void set_index(KernelTable& t, int s) noexcept {
+  t.minmax[s] = &k_minmax<I>;
+  t.narrow[s][0] = &k_narrow<I, std::uint16_t>;
+  t.narrow[s][1] = &k_narrow<I, std::uint32_t>;
+}
+void fill_index(KernelTable& t) noexcept {
+  set_index<std::int32_t>(t, 6);  // DataType values, as for one_hot: INT32 6, UINT32 3, UINT64 10, INT64 11
+  set_index<std::int64_t>(t, 11);
+  set_index<std::uint32_t>(t, 3);
+  set_index<std::uint64_t>(t, 10);
+#if defined(STRIDED_AVX2)
+  t.gather_line[0] = &index::gather_line_checked_i32;
+  t.gather_line[1] = &index::gather_line_checked_i64;
+  t.gather_line_u16 = &index::gather_line_u16;
+#endif
+}
+
 KernelTable make_table(const char* name) noexcept {
   KernelTable t{};
   t.name = name;
   fill_table<false>(t.k[0]);
   fill_table<true>(t.k[1]);
   fill_convert(t.convert);
-#if defined(STRIDED_AVX2)
-  t.vector_index_passes = true;
-#else
-  t.vector_index_passes = false;
-#endif
+  fill_index(t);
   t.rows = &k_rows;
   t.finish = &k_finish;
   fill_generate(t.sequence);

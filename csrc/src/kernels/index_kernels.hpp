@@ -1,0 +1,148 @@
+// The axis-index family's kernel bodies: passes over contiguous runs of index values (min/max,
+// narrowing) and, for AVX2 targets, dense line gathers of 4-byte elements. Included by
+// kernels_impl.hpp (one copy per SIMD target, in its kernel table) and by index/check.cpp
+// (the baseline copy for small checks). ISA-safe: everything has internal linkage (unnamed
+// namespace) and nothing included defines inline functions or templates with external linkage
+// (no index/common.hpp, no <string>/<vector>/<algorithm>), so the linker can never pick an AVX2
+// copy for baseline code; scripts/check_isa_symbols.sh (ctest isa_symbols) checks this.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "util/isa.hpp"
+#if defined(STRIDED_AVX2)
+#include <immintrin.h>
+#endif
+
+namespace strided::detail::index {
+namespace {
+/// An unaligned element load (index buffers may be misaligned): index/common.hpp's load(),
+/// repeated here with internal linkage.
+template <class T>
+inline T isa_load(const std::byte* p) noexcept {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+/// Running min/max of the n contiguous values at p, folded into mn/mx.
+template <class I>
+void minmax_body(const std::byte* p, std::int64_t n, I& mn, I& mx) noexcept {
+  I lo = mn, hi = mx;
+  for (std::int64_t j = 0; j < n; ++j) {
+    const I v = isa_load<I>(p + j * static_cast<std::int64_t>(sizeof(I)));
+    lo = v < lo ? v : lo;
+    hi = v > hi ? v : hi;
+  }
+  mn = lo;
+  mx = hi;
+}
+
+/// Writes the n contiguous indices at p, normalised (negative values count from the end), to
+/// dst as U; returns whether every value was in range for an axis of size `bound`.
+template <class I, class U>
+bool narrow_body(const std::byte* p, std::int64_t n, std::int64_t bound, U* dst) noexcept {
+  const auto b = static_cast<std::uint64_t>(bound);
+  std::uint64_t bad = 0;
+  for (std::int64_t j = 0; j < n; ++j) {
+    const I v = isa_load<I>(p + j * static_cast<std::int64_t>(sizeof(I)));
+    std::uint64_t t;
+    if constexpr (std::is_signed_v<I>) {
+      const auto s = static_cast<std::int64_t>(v);
+      t = static_cast<std::uint64_t>(s + (s < 0 ? bound : 0));  // below -bound stays negative: huge
+    } else {
+      t = static_cast<std::uint64_t>(v);
+    }
+    bad |= t >= b ? 1u : 0u;
+    dst[j] = static_cast<U>(t);
+  }
+  return bad == 0;
+}
+
+#if defined(STRIDED_AVX2) && defined(STRIDED_KNS)  // (a kernel table's copy only: check.cpp has no use for them)
+// The check-at-read gather of one dense line (elements.cpp, gather_lines_checked) for signed
+// indices and 4-byte elements: 4 (int64) or 8 (int32) indices normalised, range-tested and
+// clamped per instruction, the elements fetched with a hardware gather. The scalar loop spends
+// most of its time on that per-index arithmetic when the line sits in L1.
+template <class I>
+inline bool gather_one(const std::byte* idx, const std::byte* in, std::byte* out, std::int64_t k,
+                       std::int64_t N) noexcept {
+  const auto v = static_cast<std::int64_t>(isa_load<I>(idx + k * static_cast<std::int64_t>(sizeof(I))));
+  const auto u = static_cast<std::uint64_t>(v + (v < 0 ? N : 0));
+  const bool ok = u < static_cast<std::uint64_t>(N);
+  std::memcpy(out + k * 4, in + (ok ? static_cast<std::int64_t>(u) : 0) * 4, 4);
+  return ok;
+}
+inline void gather_put(std::byte* p, __m128i v, bool stream) noexcept {
+  if (stream) _mm_stream_si128(reinterpret_cast<__m128i*>(p), v);
+  else _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+}
+
+/// out[k] = in[idx[k]] for k < K (int64 indices), each normalised and tested at its read (a bad
+/// one reads position 0); whether all were in [-N, N). `stream`: non-temporal stores.
+bool gather_line_checked_i64(const std::byte* idx, const std::byte* in, std::byte* out, std::int64_t K, std::int64_t N,
+                             bool stream) noexcept {
+  bool ok = true;
+  std::int64_t k = 0;
+  if (stream)  // streaming stores of 16 bytes need 16-byte alignment
+    for (; k < K && (reinterpret_cast<std::uintptr_t>(out + k * 4) & 15) != 0; ++k)
+      ok &= gather_one<std::int64_t>(idx, in, out, k, N);
+  const __m256i zero = _mm256_setzero_si256(), vn = _mm256_set1_epi64x(N), vn1 = _mm256_set1_epi64x(N - 1);
+  __m256i bad = zero;
+  for (; k + 4 <= K; k += 4) {
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + k * 8));
+    v = _mm256_add_epi64(v, _mm256_and_si256(_mm256_cmpgt_epi64(zero, v), vn));  // negative: from the end
+    const __m256i b = _mm256_or_si256(_mm256_cmpgt_epi64(zero, v), _mm256_cmpgt_epi64(v, vn1));
+    bad = _mm256_or_si256(bad, b);
+    v = _mm256_andnot_si256(b, v);  // a bad index reads position 0
+    gather_put(out + k * 4, _mm256_i64gather_epi32(reinterpret_cast<const int*>(in), v, 4), stream);
+  }
+  for (; k < K; ++k) ok &= gather_one<std::int64_t>(idx, in, out, k, N);
+  return ok && _mm256_testz_si256(bad, bad);
+}
+
+/// The same for int32 indices; needs N < 2^31 (a longer axis is left to the scalar loop).
+bool gather_line_checked_i32(const std::byte* idx, const std::byte* in, std::byte* out, std::int64_t K, std::int64_t N,
+                             bool stream) noexcept {
+  bool ok = true;
+  std::int64_t k = 0;
+  if (stream)
+    for (; k < K && (reinterpret_cast<std::uintptr_t>(out + k * 4) & 15) != 0; ++k)
+      ok &= gather_one<std::int32_t>(idx, in, out, k, N);
+  const __m256i zero = _mm256_setzero_si256(), vn = _mm256_set1_epi32(static_cast<int>(N)),
+                vn1 = _mm256_set1_epi32(static_cast<int>(N - 1));
+  __m256i bad = zero;
+  for (; k + 8 <= K; k += 8) {
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + k * 4));
+    v = _mm256_add_epi32(v, _mm256_and_si256(_mm256_cmpgt_epi32(zero, v), vn));
+    const __m256i b = _mm256_or_si256(_mm256_cmpgt_epi32(zero, v), _mm256_cmpgt_epi32(v, vn1));
+    bad = _mm256_or_si256(bad, b);
+    v = _mm256_andnot_si256(b, v);
+    const __m256i g = _mm256_i32gather_epi32(reinterpret_cast<const int*>(in), v, 4);
+    gather_put(out + k * 4, _mm256_castsi256_si128(g), stream);
+    gather_put(out + k * 4 + 16, _mm256_extracti128_si256(g, 1), stream);
+  }
+  for (; k < K; ++k) ok &= gather_one<std::int32_t>(idx, in, out, k, N);
+  return ok && _mm256_testz_si256(bad, bad);
+}
+
+/// The narrowed gather's dense line (uint16 positions written by the narrowing check, trusted):
+/// out[k] = in[idx[k]] for 4-byte elements.
+void gather_line_u16(const std::byte* idx, const std::byte* in, std::byte* out, std::int64_t K, bool stream) noexcept {
+  std::int64_t k = 0;
+  auto one16 = [&](std::int64_t j) { std::memcpy(out + j * 4, in + isa_load<std::uint16_t>(idx + j * 2) * 4, 4); };
+  if (stream)
+    for (; k < K && (reinterpret_cast<std::uintptr_t>(out + k * 4) & 15) != 0; ++k) one16(k);
+  for (; k + 8 <= K; k += 8) {
+    const __m256i v = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(idx + k * 2)));
+    const __m256i g = _mm256_i32gather_epi32(reinterpret_cast<const int*>(in), v, 4);
+    gather_put(out + k * 4, _mm256_castsi256_si128(g), stream);
+    gather_put(out + k * 4 + 16, _mm256_extracti128_si256(g, 1), stream);
+  }
+  for (; k < K; ++k) one16(k);
+}
+#endif
+}  // namespace
+}  // namespace strided::detail::index
