@@ -1,4 +1,4 @@
-// Shared pieces of the index operators (Gather*, Scatter*): unaligned element access, index
+// Shared pieces of the index operators (Gather*, Scatter*): element access, index
 // normalisation and the scatter reduction ops (FLOAT16 through elem/cast.hpp). Internal to
 // csrc/src/index and the operators in csrc/src/ops that lower to its steps.
 #pragma once
@@ -16,6 +16,7 @@
 #include <string>
 #include <type_traits>
 
+#include "elem/access.hpp"
 #include "elem/cast.hpp"
 #include "elem/index.hpp"
 #include "plan/nest.hpp"
@@ -25,18 +26,9 @@
 
 namespace strided::detail::index {
 
-/// Unaligned, aliasing-safe element access (buffers handed to execute() may be misaligned);
-/// always inlined (util/isa.hpp says why).
-template <class T>
-STRIDED_ALWAYS_INLINE T load(const std::byte* p) noexcept {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
-template <class T>
-STRIDED_ALWAYS_INLINE void store(std::byte* p, T v) noexcept {
-  std::memcpy(p, &v, sizeof(T));
-}
+/// Unaligned, aliasing-safe element access (elem/access.hpp).
+using elem::load;
+using elem::store;
 
 /// Unsigned storage type of an element width (1, 2, 4, 8 bytes): plain copies move bits only.
 template <std::size_t W>

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "elem/access.hpp"
 #include "util/isa.hpp"
 #if defined(STRIDED_AVX2)
 #include <immintrin.h>
@@ -18,21 +19,12 @@
 
 namespace strided::detail::index {
 namespace {
-/// An unaligned element load (index buffers may be misaligned): index/common.hpp's load(),
-/// repeated here with internal linkage.
-template <class T>
-inline T isa_load(const std::byte* p) noexcept {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
-
 /// Running min/max of the n contiguous values at p, folded into mn/mx.
 template <class I>
 void minmax_body(const std::byte* p, std::int64_t n, I& mn, I& mx) noexcept {
   I lo = mn, hi = mx;
   for (std::int64_t j = 0; j < n; ++j) {
-    const I v = isa_load<I>(p + j * static_cast<std::int64_t>(sizeof(I)));
+    const I v = elem::load<I>(p + j * static_cast<std::int64_t>(sizeof(I)));
     lo = v < lo ? v : lo;
     hi = v > hi ? v : hi;
   }
@@ -47,7 +39,7 @@ bool narrow_body(const std::byte* p, std::int64_t n, std::int64_t bound, U* dst)
   const auto b = static_cast<std::uint64_t>(bound);
   std::uint64_t bad = 0;
   for (std::int64_t j = 0; j < n; ++j) {
-    const I v = isa_load<I>(p + j * static_cast<std::int64_t>(sizeof(I)));
+    const I v = elem::load<I>(p + j * static_cast<std::int64_t>(sizeof(I)));
     std::uint64_t t;
     if constexpr (std::is_signed_v<I>) {
       const auto s = static_cast<std::int64_t>(v);
@@ -69,7 +61,7 @@ bool narrow_body(const std::byte* p, std::int64_t n, std::int64_t bound, U* dst)
 template <class I>
 inline bool gather_one(const std::byte* idx, const std::byte* in, std::byte* out, std::int64_t k,
                        std::int64_t N) noexcept {
-  const auto v = static_cast<std::int64_t>(isa_load<I>(idx + k * static_cast<std::int64_t>(sizeof(I))));
+  const auto v = static_cast<std::int64_t>(elem::load<I>(idx + k * static_cast<std::int64_t>(sizeof(I))));
   const auto u = static_cast<std::uint64_t>(v + (v < 0 ? N : 0));
   const bool ok = u < static_cast<std::uint64_t>(N);
   std::memcpy(out + k * 4, in + (ok ? static_cast<std::int64_t>(u) : 0) * 4, 4);
@@ -132,7 +124,7 @@ bool gather_line_checked_i32(const std::byte* idx, const std::byte* in, std::byt
 /// out[k] = in[idx[k]] for 4-byte elements.
 void gather_line_u16(const std::byte* idx, const std::byte* in, std::byte* out, std::int64_t K, bool stream) noexcept {
   std::int64_t k = 0;
-  auto one16 = [&](std::int64_t j) { std::memcpy(out + j * 4, in + isa_load<std::uint16_t>(idx + j * 2) * 4, 4); };
+  auto one16 = [&](std::int64_t j) { std::memcpy(out + j * 4, in + elem::load<std::uint16_t>(idx + j * 2) * 4, 4); };
   if (stream)
     for (; k < K && (reinterpret_cast<std::uintptr_t>(out + k * 4) & 15) != 0; ++k) one16(k);
   for (; k + 8 <= K; k += 8) {

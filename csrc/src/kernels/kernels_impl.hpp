@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "elem/access.hpp"
 #include "elem/cast.hpp"
 #include "elem/index.hpp"
 #include "kernels/index_kernels.hpp"
@@ -54,14 +55,10 @@ template <> struct Uint<8> {
 };
 template <int W> using U = typename Uint<W>::T;
 
-// Elements are moved as unsigned integers through memcpy: bit-exact (NaN payloads, -0.0) and
-// legal at any alignment (numpy arrays need not be aligned).
-template <int W> STRIDED_ALWAYS_INLINE U<W> ld(const byte* p) {
-  U<W> v;
-  std::memcpy(&v, p, W);
-  return v;
-}
-template <int W> STRIDED_ALWAYS_INLINE void st(byte* p, U<W> v) { std::memcpy(p, &v, W); }
+// Elements are moved as unsigned integers of their width (elem/access.hpp): bit-exact and legal
+// at any alignment (numpy arrays need not be aligned).
+template <int W> STRIDED_ALWAYS_INLINE U<W> ld(const byte* p) { return elem::load<U<W>>(p); }
+template <int W> STRIDED_ALWAYS_INLINE void st(byte* p, U<W> v) { elem::store<U<W>>(p, v); }
 
 inline i64 imin(i64 a, i64 b) { return a < b ? a : b; }
 inline std::uintptr_t addr(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
@@ -1209,17 +1206,10 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
 // element width along the inner loop, a form compilers vectorise; F16C converts float32 <->
 // float16 eight at a time where the target has it (round to nearest even, quiet NaNs keeping
 // the payload's high bits: SPEC 3.5's rules exactly).
-template <class T> STRIDED_ALWAYS_INLINE T ldv(const byte* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
-template <class T> STRIDED_ALWAYS_INLINE void stv(byte* p, T v) { std::memcpy(p, &v, sizeof(T)); }
-
 template <class S, class D>
 void k_convert(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64 ds0) {
   for (i64 r = 0; r < n1; ++r, s += ss1, d += ds1)
-    for (i64 i = 0; i < n0; ++i) stv<D>(d + i * ds0, elem::cast_value<D>(ldv<S>(s + i * ss0)));
+    for (i64 i = 0; i < n0; ++i) elem::store<D>(d + i * ds0, elem::cast_value<D>(elem::load<S>(s + i * ss0)));
 }
 
 // n contiguous elements converted (F16C / NEON FCVT for float16 where the target has them).
@@ -1250,7 +1240,8 @@ template <class S, class D> inline void convert_run(const byte* s, byte* d, i64 
   }
 #endif
   for (; i < n; ++i)
-    stv<D>(d + i * static_cast<i64>(sizeof(D)), elem::cast_value<D>(ldv<S>(s + i * static_cast<i64>(sizeof(S)))));
+    elem::store<D>(d + i * static_cast<i64>(sizeof(D)),
+                   elem::cast_value<D>(elem::load<S>(s + i * static_cast<i64>(sizeof(S)))));
 }
 
 template <class S, class D>
@@ -1321,7 +1312,7 @@ template <class T, class S> inline void sequence_run(byte* p, S s, i64 k0, i64 n
   if constexpr (std::is_integral_v<T>) {
     const std::uint64_t d = g.idelta;
     std::uint64_t v = g.istart + static_cast<std::uint64_t>(k0) * d;  // then += delta: exact mod 2^64
-    for (i64 i = 0; i < n; ++i, v += d) stv<T>(p + i * s, static_cast<T>(v));
+    for (i64 i = 0; i < n; ++i, v += d) elem::store<T>(p + i * s, static_cast<T>(v));
   } else {
     // k as k0 + i: exact in binary64 below 2^53, and an int32 i converts in vector registers
     constexpr i64 kChunk = i64{1} << 30;
@@ -1353,7 +1344,7 @@ template <class T, class S> inline void sequence_run(byte* p, S s, i64 k0, i64 n
       for (; i < m; ++i) {
         const double prod = (base + static_cast<double>(i)) * d;
         const double sum = prod + st;
-        stv<T>(q + i * s, elem::cast_value<T>(sum));
+        elem::store<T>(q + i * s, elem::cast_value<T>(sum));
       }
     }
   }
@@ -1399,7 +1390,7 @@ template <class I, int W> void k_one_hot(const byte* idx, byte* out, i64 n_lines
   for (i64 jb = 0; jb < n_lines; jb += blk) {
     const i64 n = imin(n_lines - jb, blk);
     // The only read of each index: a position >= D (out of range) matches no element.
-    for (i64 j = 0; j < n; ++j) pos[j] = elem::index_pos(ldv<I>(idx + (jb + j) * ji), D);
+    for (i64 j = 0; j < n; ++j) pos[j] = elem::index_pos(elem::load<I>(idx + (jb + j) * ji), D);
     // The block (in the output, or packed in buf) filled with off in memory order (vectorised
     // runs), then one 'on' per line while the block is still in cache.
     byte* base = streamed ? buf : out + jb * jo;
