@@ -11,7 +11,7 @@
 namespace strided::detail {
 const KernelTable& kernels_avx512() noexcept {
   // The axis-index family's entries are the avx2 table's: compiled for AVX-512 they ran ~6%
-  // slower (gather_elements out= of 8M int64 indices on one thread, Zen 5).
+  // slower (an axis gather into out= by 8M int64 indices, one thread, Zen 5).
   static const KernelTable t = [] {
     KernelTable k = k_avx512::make_table("avx512");
     const KernelTable& a = kernels_avx2();
