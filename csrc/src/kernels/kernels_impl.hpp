@@ -1497,7 +1497,7 @@ inline void lines_direct(const LineWriter& w, byte* at, const byte* p, i64 n) {
 
 // Whether w stores bytes where they go rather than assembling lines: a cached output with its
 // gaps filled. A line two runs share is then stored twice while in L1, which costs less than
-// assembling it in a register kept across calls (unfold's 55-float rows: 2x faster); [lo, hi)
+// assembling it in a register kept across calls (unfold's 55-float rows: 1.7x faster); [lo, hi)
 // holds whole lines but at the output's ends, so no other writer stores into ours. (Rows with
 // margins, assembled in an L1 buffer first, ran 1.3x slower stored that way: edge pads of
 // 100-float rows, 10 MiB, 2 threads.)
