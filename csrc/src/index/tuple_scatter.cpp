@@ -8,6 +8,7 @@
 // In place on several threads, run() does both in one team (file, barrier, apply if all good).
 #include <atomic>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "index/steps.hpp"
@@ -185,8 +186,15 @@ struct BucketSlot {
       for (auto& v : p.r) v.clear();
   }
 };
+// On the heap, made at a thread's first scatter: held in thread_local storage, the two slots
+// (12 KiB) grew the module's TLS block, and that alone made argwhere of 16M floats 1.3x slower
+// on 2 threads, with the same machine code (measured; the mechanism is not established).
 template <class O>
-thread_local BucketSlot<O> t_buckets;
+BucketSlot<O>& t_buckets() {
+  thread_local std::unique_ptr<BucketSlot<O>> s;
+  if (!s) s = std::make_unique<BucketSlot<O>>();
+  return *s;
+}
 
 template <class O>
 class TupleScatterStep final : public Step {
@@ -197,7 +205,7 @@ class TupleScatterStep final : public Step {
         copy_(std::move(copy)) {}
 
   void check(const ExecContext& c) const override {
-    BucketSlot<O>& s = t_buckets<O>;
+    BucketSlot<O>& s = t_buckets<O>();
     if (s.owner == this) s.owner = nullptr;
     const int nt = threads(c);
     // Slices of 1024+ elements are split over threads instead (the walk checks each tuple at its
@@ -240,7 +248,7 @@ class TupleScatterStep final : public Step {
     const std::byte* upd = g_.upd.in_ptr(c);
     std::byte* out = g_.out.out_ptr(c);
     if (!in_place(c)) copy_->run(c);
-    BucketSlot<O>& s = t_buckets<O>;
+    BucketSlot<O>& s = t_buckets<O>();
     if (s.owner == this && s.parts == 0) {
       s.owner = nullptr;
       file_and_apply(c, s, upd, out);
