@@ -11,7 +11,8 @@
 # Each step has its own time limit so that one slow step cannot take the others' time.
 #   bash benchmarks/many_core.sh    (WHEELS=dir installs google-benchmark from wheels there;
 #   STEPS=blocked,scaling,threads,busy,copy13 picks steps; SWEEP=1,2,16 the thread counts;
-#   FILTER13=... bench_copy.py's filter for the copy13 step; REPS=5 the repetitions)
+#   FILTER13=... bench_copy.py's filter for the copy13 step; SCALE_FILTER=... scaling.py's group
+#   filter for the scaling step; REPS=5 the repetitions)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/many_core_out}
@@ -21,6 +22,10 @@ SWEEP=${SWEEP:-$(python3 -c "n=$N; print(','.join(str(t) for t in sorted({1, n, 
 STEPS=${STEPS:-blocked,scaling,threads,busy,copy13}
 REPS=${REPS:-5}
 FILTER13=${FILTER13:-ref | memcpy,cast,tile f32,depth_to_space,one_hot,pad f32,eye,full,unfold,arange,triu,slice_grad,reverse_sub}
+SCALE_FILTER=${SCALE_FILTER:-}
+# numpy's OpenBLAS starts a spinning thread per core at import: 10-14% of all samples in
+# 4-second processes on 16 cores (session 13's profiles), taken from the threads measured.
+export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 want() { [[ ",$STEPS," == *",$1,"* ]]; }
 T0=$(date +%s)
 step() { echo "=== [$(( $(date +%s) - T0 ))s] $*"; }
@@ -50,12 +55,13 @@ python3 -c "import strided as sd; print(sd.build_info())" | tee -a "$OUT/machine
 
 if [ -n "${DIAG:-}" ]; then  # a one-off script of the session's own
   step "diagnostics: $DIAG"
-  timeout 150 python3 "$DIAG" 2>&1 | tee "$OUT/diag.txt"
+  timeout 200 python3 "$DIAG" 2>&1 | tee "$OUT/diag.txt"
 fi
 
 if want scaling; then
 step "layout and index groups at $SWEEP threads"
-timeout 300 python3 benchmarks/scaling.py --threads "$SWEEP" --reps "$REPS" --suites layout,index >"$OUT/scaling.md" 2>&1
+timeout 300 python3 benchmarks/scaling.py --threads "$SWEEP" --reps "$REPS" --suites layout,index \
+  --filter "$SCALE_FILTER" >"$OUT/scaling.md" 2>&1
 tail -45 "$OUT/scaling.md"
 fi
 

@@ -109,6 +109,16 @@ def test_huge_pads_take_a_bounded_number_of_steps() -> None:
     sd.compile(d)  # lowering stays small (no buffer of 2 GB is needed to compile)
 
 
+def test_wide_outer_pads_both_paths() -> None:
+    # Border rows along outer dimensions come from a table of source rows in the one-pass step
+    # while the table is small (here 60000 entries); beyond it (80000) from copy steps.
+    x = np.arange(2 * 3 * 64, dtype=np.int8).reshape(2, 3, 64)
+    for mode in MODES:
+        for k in (30000, 40000):
+            lo, hi = (k, 1, 3), (k, 2, 0)
+            assert same_bits(sd.pad(x, lo, hi, mode), np_pad(x, lo, hi, mode)), (mode, k)
+
+
 def test_large_any_thread_count(threads) -> None:
     x = random_array(np.random.default_rng(9), (6, 70, 90), np.float32)
     for mode in MODES:
@@ -118,8 +128,8 @@ def test_large_any_thread_count(threads) -> None:
 
 
 # Into a packed output, padding is one pass in address order (a line writer assembling each
-# 64-byte line once; other modes' border rows after it): every mode and element width, outputs at
-# every alignment (even one that is not a multiple of the element's width), rows that a thread's
+# 64-byte line once; other modes read border rows from their source rows): every mode and
+# element width, outputs at every alignment (even one that is not a multiple of the element's width), rows that a thread's
 # range cuts anywhere, pads on outer dimensions only (rows merged), interior size 1, margins
 # wider than the input, reversed outer strides; guard bytes around the output stay untouched.
 ROW_CASES = [
@@ -131,6 +141,8 @@ ROW_CASES = [
     ((2, 3, 5, 40), (1, 2, 0, 3), (0, 1, 2, 0)),
     ((6, 20), (0, 50), (1, 45)),  # margins wider than the rows (periodic sources)
     ((300, 400), (1, 5), (2, 3)),  # every thread count; float64 rows longer than k_rows' 2 KiB buffer
+    ((3, 2, 70), (7, 5, 0), (8, 3, 0)),  # outer pads wider than their dimensions (periodic source rows)
+    ((1, 4, 2, 64), (2, 0, 3, 1), (1, 2, 4, 2)),  # outer dimension of size 1; pads around a block of 2 rows
 ]
 
 

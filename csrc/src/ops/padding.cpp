@@ -1,8 +1,8 @@
 // Padding / Padding1 (DML_PADDING_OPERATOR_DESC, DML_PADDING1_OPERATOR_DESC), SPEC 3.6: the input
 // placed at start_padding in the output, the border by the mode. Into a row-major packed output
-// (the functional API's results, most out= arrays) the rows with their last-dimension margins are
-// one PadRowsStep (below: one pass in address order; CONSTANT writes the whole output there).
-// Otherwise, and for the other modes' border rows, views and copy steps:
+// (the functional API's results, most out= arrays) the whole output is one PadRowsStep (below:
+// one pass in address order, each row written with its last-dimension margins). Otherwise (and
+// for border tables too large to keep), views and copy steps:
 //   CONSTANT: the interior is one copy; the border is disjoint slabs (dimension i outside the
 //     interior, dimensions before i inside it, dimensions after i whole), each a fill.
 //   EDGE, REFLECTION, SYMMETRIC, WRAP: along one dimension the output is a sequence of runs, each
@@ -121,19 +121,21 @@ View piece_view(View v, int axis, const Piece& p, bool source) {
 // LineWriter): the interior's rows copied to their places, each with its margins along the last
 // dimension, so a line a margin shares with a row is stored once, whole. CONSTANT writes the
 // value between the rows too (the whole output); the other modes' margins are elements of the
-// row's own source (RowMargins), and rows outside the interior along outer dimensions are left
-// to the border steps that follow. Dimensions are the input's (CONSTANT: coalesced where the
-// inner one is unpadded and the input steps over it exactly); the last one is contiguous in the
-// input (its rows are the copied runs).
+// row's own source (RowMargins), and their rows outside the interior along outer dimensions are
+// source rows too (`outer`), so the pass writes every row. Dimensions are the input's (CONSTANT:
+// coalesced where the inner one is unpadded and the input steps over it exactly); the last one
+// is contiguous in the input (its rows are the copied runs).
 class PadRowsStep final : public Step {
  public:
   struct Dim {
     i64 m, s, o, is;  // interior size, start padding, output size, input byte stride
   };
+  /// outer[q] (modes other than CONSTANT, q before the last dimension): the source coordinate of
+  /// each output coordinate c outside the interior along q, at c (c < s) or c - m (c >= s + m).
   PadRowsStep(Operand in, Operand out, std::vector<Dim> dims, i64 width, std::uint64_t value, bool fill,
-              std::vector<i64> left, std::vector<i64> right)
+              std::vector<i64> left, std::vector<i64> right, std::vector<std::vector<i64>> outer = {})
       : in_(in), out_(out), d_(std::move(dims)), w_(width), value_(value), fill_(fill), left_(std::move(left)),
-        right_(std::move(right)) {
+        right_(std::move(right)), outer_(std::move(outer)) {
     os_.assign(d_.size(), w_);  // output byte strides (packed)
     for (std::size_t k = d_.size() - 1; k-- > 0;) os_[k] = os_[k + 1] * d_[k + 1].o;
     bytes_ = os_[0] * d_[0].o;
@@ -144,10 +146,64 @@ class PadRowsStep final : public Step {
     std::byte* dst = out_.out_ptr(c);
     // memcpy-class work: the copy planner's grain (its work_bytes) in time
     const int nt = threads_for_bytes(static_cast<std::uint64_t>(bytes_) / 4, c.threads);
-    write_lines(dst, bytes_, value_, w_, fill_, nt, [&](LineWriter& w) { part(w, src, dst); });
+    write_lines(dst, bytes_, value_, w_, fill_, nt, [&](LineWriter& w) {
+      if (fill_) part(w, src, dst);
+      else every_row(w, src, dst);
+    });
   }
 
  private:
+  // Modes other than CONSTANT: every output row from the first one that ends after w.at, each
+  // read from its source row (the interior's along each dimension, else outer_'s), a block of
+  // interior rows along the second-last dimension per call.
+  void every_row(LineWriter& w, const std::byte* src, std::byte* dst) const {
+    const KernelTable& k = active_kernels();
+    const std::size_t last = d_.size() - 1;
+    const i64 nb = d_[last].m * w_, lb = d_[last].s * w_;
+    const RowMargins mg{w_, static_cast<i64>(left_.size()), static_cast<i64>(right_.size()), left_.data(),
+                        right_.data()};
+    const RowMargins* m = left_.empty() && right_.empty() ? nullptr : &mg;  // no margins: the rows as they are
+    if (last == 0) {
+      k.rows(w, src, 1, 0, dst + lb, 0, nb, m);
+      return;
+    }
+    const auto source = [&](std::size_t q, i64 c) {  // the source coordinate of output coordinate c along q
+      const Dim& x = d_[q];
+      return c < x.s         ? outer_[q][static_cast<std::size_t>(c)]
+             : c < x.s + x.m ? c - x.s
+                             : outer_[q][static_cast<std::size_t>(c - x.m)];
+    };
+    std::vector<i64> o(last);  // the row's output coordinates
+    i64 r = (w.at - dst) / os_[last - 1];
+    for (std::size_t q = last; q-- > 0;) {
+      o[q] = r % d_[q].o;
+      r /= d_[q].o;
+    }
+    if (r > 0) return;  // at the end
+    const std::size_t b = last - 1;
+    const Dim& y = d_[b];
+    while (w.at < w.hi) {
+      i64 in_off = 0, out_off = lb;
+      for (std::size_t q = 0; q < b; ++q) {
+        in_off += source(q, o[q]) * d_[q].is;
+        out_off += o[q] * os_[q];
+      }
+      for (i64 c = o[b]; c < y.o && w.at < w.hi;) {
+        const bool inside = c >= y.s && c < y.s + y.m;
+        const i64 n1 = inside ? y.s + y.m - c : 1;
+        k.rows(w, src + in_off + source(b, c) * y.is, n1, y.is, dst + out_off + c * os_[b], os_[b], nb, m);
+        c += n1;
+      }
+      o[b] = 0;
+      std::size_t q = b;
+      for (; q-- > 0;) {  // the next block: dimensions b-1, b-2, ... counted up
+        if (++o[q] < d_[q].o) break;
+        o[q] = 0;
+      }
+      if (q == static_cast<std::size_t>(-1)) return;
+    }
+  }
+
   // The rows from the first one that ends after w.at, a block (the second-last dimension) per call.
   void part(LineWriter& w, const std::byte* src, std::byte* dst) const {
     const KernelTable& k = active_kernels();
@@ -209,6 +265,7 @@ class PadRowsStep final : public Step {
   std::uint64_t value_;
   bool fill_;
   std::vector<i64> left_, right_;  // RowMargins (modes other than CONSTANT)
+  std::vector<std::vector<i64>> outer_;
 };
 
 // The PadRowsStep for `d`, or null when it does not apply: an output that is not row-major
@@ -242,20 +299,34 @@ std::unique_ptr<Step> pad_rows_step(const View& in, const View& out, const Paddi
     return std::make_unique<PadRowsStep>(in.where, out.where, std::move(v), W, value, true, std::vector<i64>{},
                                          std::vector<i64>{});
   const PadRowsStep::Dim& r = v.back();
-  const i64 e = r.o - r.s - r.m;
-  if (r.m * W < 64 || r.s > 64 || e > 64) return nullptr;
-  // The margins' source offsets, element by element, from the mode's pieces (at most 128 elements).
-  std::vector<i64> at(static_cast<std::size_t>(r.o - r.m));
-  for (const Piece& p :
-       pieces(d.padding_mode, static_cast<u64>(r.m), static_cast<u64>(r.s), static_cast<u64>(e), false))
-    for (i64 t = 0; t < p.count; ++t)
-      for (i64 i = 0; i < p.len; ++i) {
-        const i64 c = p.at + t * p.spacing + i;  // an output coordinate outside [s, s + m)
-        at[static_cast<std::size_t>(c < r.s ? c : c - r.m)] = (p.from + p.step * i) * W;
-      }
+  if (r.m * W < 64 || r.s > 64 || r.o - r.s - r.m > 64) return nullptr;
+  // Tables of source coordinates for the border rows along outer dimensions: at most as many
+  // entries as the output has rows, bounded so that huge pads keep the steps' bounded size.
+  constexpr i64 kMaxOuter = i64{1} << 16;
+  i64 outer_border = 0;
+  for (std::size_t k = 0; k + 1 < n; ++k) outer_border += v[k].o - v[k].m;
+  if (outer_border > kMaxOuter) return nullptr;
+  // The source coordinate of each output coordinate outside [s, s + m) along dimension k, at c
+  // (c < s) or c - m, from the mode's pieces.
+  const auto border = [&](std::size_t k) {
+    const PadRowsStep::Dim& x = v[k];
+    std::vector<i64> at(static_cast<std::size_t>(x.o - x.m));
+    for (const Piece& p :
+         pieces(d.padding_mode, static_cast<u64>(x.m), static_cast<u64>(x.s), static_cast<u64>(x.o - x.s - x.m), false))
+      for (i64 t = 0; t < p.count; ++t)
+        for (i64 i = 0; i < p.len; ++i) {
+          const i64 c = p.at + t * p.spacing + i;
+          at[static_cast<std::size_t>(c < x.s ? c : c - x.m)] = p.from + p.step * i;
+        }
+    return at;
+  };
+  std::vector<std::vector<i64>> outer;
+  for (std::size_t k = 0; k + 1 < n; ++k) outer.push_back(border(k));
+  std::vector<i64> at = border(n - 1);  // the margins (at most 128 elements), as byte offsets
+  for (i64& a : at) a *= W;
   std::vector<i64> left(at.begin(), at.begin() + r.s), right(at.begin() + r.s, at.end());
   return std::make_unique<PadRowsStep>(in.where, out.where, std::move(v), W, value, false, std::move(left),
-                                       std::move(right));
+                                       std::move(right), std::move(outer));
 }
 
 }  // namespace
@@ -341,9 +412,9 @@ void lower(Lowering& l, const PaddingDesc& d) {
                   static_cast<u64>(d.end_padding[u(i)]), interior);
   };
   int k = n;
-  if (rows) {  // the interior's rows with their margins along the last dimension
+  if (rows) {  // every row, its margins along the last dimension included
     l.p.steps.push_back(std::move(rows));
-    k = n - 1;
+    k = 0;
   } else {
     // Dimensions k.. as one product of their pieces read from the input, interior included: one
     // batch of independent copies (one parallel region). k is the outermost dimension that keeps the
