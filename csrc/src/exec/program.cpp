@@ -17,7 +17,7 @@ class CopyStep final : public Step {
       : src(s.where), dst(d.where), writes(region_of(d)), reads(s.where.is_output ? region_of(s) : Region{}),
         plan_(plan_convert(s.dtype, d.dtype, d.sizes, s.strides, d.strides)) {}
   void run(const ExecContext& c) const override { run_copy(*plan_, src.in_ptr(c), dst.out_ptr(c), c.threads); }
-  CopyJob job(const ExecContext& c) const { return CopyJob{plan_.get(), src.in_ptr(c), dst.out_ptr(c)}; }
+  const CopyPlan* plan() const { return plan_.get(); }
 
   Operand src, dst;
   // The declared regions: the destination's bytes, and the source's when it lies in an output
@@ -106,6 +106,8 @@ bool fits(const CopyStep& c, const std::vector<const CopyStep*>& g) {
 
 void order_steps(Program& p) {
   p.groups.clear();
+  p.copies.clear();
+  p.others.clear();
   std::vector<const CopyStep*> g;  // the current group's copies (empty: it holds another step)
   for (std::size_t i = 0; i < p.steps.size(); ++i) {
     const auto* c = dynamic_cast<const CopyStep*>(p.steps[i].get());
@@ -114,6 +116,8 @@ void order_steps(Program& p) {
       g.clear();
     }
     if (c) g.push_back(c);
+    p.copies.push_back(c ? Program::CopyRef{c->plan(), c->src, c->dst} : Program::CopyRef{nullptr, {}, {}});
+    if (!c) p.others.push_back(static_cast<std::uint32_t>(i));
   }
   p.groups.push_back(static_cast<std::uint32_t>(p.steps.size()));
 }
@@ -157,19 +161,21 @@ void run_program(const Program& program, const std::byte* const* inputs,
                   n_out,
                   resolve_threads(program.threads),
                   reinterpret_cast<const std::byte*>(program.constants.data())};
-  for (const auto& s : program.steps) s->check(ctx);
   if (program.groups.empty()) {  // not grouped by order_steps(): every step alone, in order
+    for (const auto& s : program.steps) s->check(ctx);
     for (const auto& s : program.steps) s->run(ctx);
     return;
   }
+  for (const std::uint32_t i : program.others) program.steps[i]->check(ctx);
   CopyJob jobs[kGroup];
   for (std::size_t g = 0; g + 1 < program.groups.size(); ++g) {
     const std::size_t a = program.groups[g], n = program.groups[g + 1] - a;
-    if (n == 1) {
+    const Program::CopyRef* c = program.copies.data() + a;
+    if (!c->plan) {
       program.steps[a]->run(ctx);
       continue;
     }
-    for (std::size_t j = 0; j < n; ++j) jobs[j] = static_cast<const CopyStep*>(program.steps[a + j].get())->job(ctx);
+    for (std::size_t j = 0; j < n; ++j) jobs[j] = CopyJob{c[j].plan, c[j].src.in_ptr(ctx), c[j].dst.out_ptr(ctx)};
     run_copies(jobs, n, ctx.threads);
   }
 }

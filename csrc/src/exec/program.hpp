@@ -13,6 +13,8 @@
 
 namespace strided::detail {
 
+class CopyPlan;  // plan/copy_plan.hpp
+
 /// Base pointers handed to steps: element-0-relative pointers for views are computed by the
 /// steps themselves from Operand offsets.
 struct ExecContext {
@@ -79,6 +81,15 @@ struct Program {
   std::vector<std::uint64_t> constants;
   /// The steps in groups that run together, [groups[g], groups[g + 1]): set by order_steps().
   std::vector<std::uint32_t> groups;
+  /// Set by order_steps() too: per step, its copy's plan and operands (plan null: not a copy),
+  /// and the steps that are not copies (only those have a check()). Read in place, a program
+  /// of many small copies (a join of 10,000 arrays) would chase a pointer per step and plan.
+  struct CopyRef {
+    const CopyPlan* plan;
+    Operand src, dst;
+  };
+  std::vector<CopyRef> copies;
+  std::vector<std::uint32_t> others;
 };
 
 /// Groups the steps for execution, in their order: consecutive copy steps share one parallel
