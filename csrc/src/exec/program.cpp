@@ -175,6 +175,10 @@ void run_program(const Program& program, const std::byte* const* inputs,
       program.steps[a]->run(ctx);
       continue;
     }
+    if (n == 1) {  // the team sized once (threads_for_bytes may grant a probe of the team cap)
+      run_copy(*c->plan, c->src.in_ptr(ctx), c->dst.out_ptr(ctx), ctx.threads);
+      continue;
+    }
     for (std::size_t j = 0; j < n; ++j) jobs[j] = CopyJob{c[j].plan, c[j].src.in_ptr(ctx), c[j].dst.out_ptr(ctx)};
     run_copies(jobs, n, ctx.threads);
   }
