@@ -13,10 +13,13 @@ prints median bytes/second and the ratio to a memcpy at the run's thread count. 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Callable, Dict, List, Tuple
 
-import numpy as np
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # numpy's idle BLAS threads would spin on the cores measured
+
+import numpy as np  # noqa: E402
 
 try:
     import google_benchmark as gb
