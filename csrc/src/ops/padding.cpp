@@ -304,8 +304,10 @@ std::unique_ptr<Step> pad_rows_step(const View& in, const View& out, const Paddi
   // entries as the output has rows, bounded so that huge pads keep the steps' bounded size.
   constexpr i64 kMaxOuter = i64{1} << 16;
   i64 outer_border = 0;
-  for (std::size_t k = 0; k + 1 < n; ++k) outer_border += v[k].o - v[k].m;
-  if (outer_border > kMaxOuter) return nullptr;
+  for (std::size_t k = 0; k + 1 < n; ++k) {
+    outer_border += std::min(v[k].o - v[k].m, kMaxOuter + 1);  // no overflow, whatever the pads
+    if (outer_border > kMaxOuter) return nullptr;
+  }
   // The source coordinate of each output coordinate outside [s, s + m) along dimension k, at c
   // (c < s) or c - m, from the mode's pieces.
   const auto border = [&](std::size_t k) {
