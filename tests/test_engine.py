@@ -180,6 +180,35 @@ def test_transpose_tile_edges(target, dtype):
     assert_same(out, a.transpose(0, 2, 1)[:, ::-1].copy())
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("c", [2, 3, 4, 5, 8])
+def test_narrow_deinterleave(target, dtype, c):
+    """NHWC -> NCHW with a few channels (the narrow de-interleave and its vector kernels): every
+    row length around the vector sizes, outputs one element off alignment and aligned."""
+    rng = np.random.default_rng(c)
+    for n in [*range(1, 100), 1000, 4099]:
+        x = random_array(rng, (n, c), dtype)  # n pixels of c channels
+        for off in (0, 1):
+            buf = np.zeros(c * n + off + 1, dtype)
+            out = buf[off : off + c * n].reshape(c, n)
+            sd.copy(x.T, out)
+            assert_same(out, x.T.copy())
+            assert not buf[:off].any() and buf[-1] == 0
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32])
+def test_narrow_deinterleave_streamed(target, threads, dtype):
+    """Three channels into rows above the streaming threshold (16 MiB of output), aligned and not."""
+    rng = np.random.default_rng(11)
+    n = (17 << 20) // (3 * np.dtype(dtype).itemsize) + 5
+    x = random_array(rng, (n, 3), dtype)
+    for off in (0, 1):
+        buf = np.zeros(3 * n + off, dtype)
+        out = buf[off:].reshape(3, n)
+        sd.copy(x.T, out)
+        assert_same(out, x.T.copy())
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32, np.int64])
 def test_large_copies(target, threads, dtype):
     rng = np.random.default_rng(3)

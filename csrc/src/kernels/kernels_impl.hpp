@@ -1092,22 +1092,66 @@ template <int W, int C, bool NT> void interleave(const byte* s, i64 ss0, byte* d
     for (int c = 0; c < C; ++c) st<W>(d + r * ds1 + c * W, ld<W>(s + c * ss0 + r * W));
 }
 
+#if defined(STRIDED_AVX2) && !defined(STRIDED_AVX512)
+// AVX2 has no two-source permute of 16-bit lanes (perm2 above), but vpshufb moves bytes within
+// each 128-bit lane: a block of C 16-byte source pieces holds 16/W pixels, and channel r's 16
+// bytes are the OR of C byte shuffles, one per piece. The two lanes of a register take two
+// consecutive blocks, so each store writes 32/W elements of one row. Returns the elements done.
+template <int W, int C> constexpr bool has_deinterleave_simd() { return W <= 4 && C >= 2 && C <= 4; }
+template <int W, int C, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n) {
+  constexpr int E = 32 / W;  // elements of one row per step; the step reads 32*C bytes
+  vec ctl[C][C];
+  for (int r = 0; r < C; ++r)
+    for (int t = 0; t < C; ++t) {
+      alignas(32) std::int8_t a[32];
+      for (int j = 0; j < 16; ++j) {
+        const int o = (j / W * C + r) * W + j % W;  // the source byte of output byte j
+        a[j] = a[j + 16] = static_cast<std::int8_t>(o / 16 == t ? o % 16 : -128);
+      }
+      ctl[r][t] = vload(reinterpret_cast<const byte*>(a));
+    }
+  i64 i = 0;
+  for (; i + E <= n; i += E) {
+    const byte* p = s + i * C * W;
+    vec v[C];
+    for (int t = 0; t < C; ++t)
+      v[t] =
+          _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * t))),
+                                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * (C + t))), 1);
+    for (int r = 0; r < C; ++r) {
+      vec acc = _mm256_shuffle_epi8(v[0], ctl[r][0]);
+      for (int t = 1; t < C; ++t) acc = _mm256_or_si256(acc, _mm256_shuffle_epi8(v[t], ctl[r][t]));
+      if (NT) vstream(d + r * ds1 + i * W, acc);
+      else vstore(d + r * ds1 + i * W, acc);
+    }
+  }
+  return i;
+}
+#elif defined(STRIDED_AVX512)
+template <int W, int C> constexpr bool has_deinterleave_simd() { return has_perm2<W>() && C >= 2 && C <= 8; }
+template <int W, int C, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n) {
+  return gather_simd<W, C, C, NT>(s, d, ds1, n);
+}
+#else
+template <int W, int C> constexpr bool has_deinterleave_simd() { return false; }
+template <int W, int C, bool NT> inline i64 deinterleave_simd(const byte*, byte*, i64, i64) { return 0; }
+#endif
+
 // The reverse: C destination rows (row r at d + r*ds1, contiguous along i) from every C-th
 // element: d[r*ds1 + i*W] = s[r*W + i*ss0]. Chunks of about 8 KiB of source, read by all C rows
 // while in L1; a compile-time stride when the source is packed (ss0 == C*W).
 template <int W, int C, bool NT> void deinterleave(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n0) {
   constexpr i64 I = (8192 / (C * W) + 63) / 64 * 64;
-#if defined(STRIDED_AVX512)
-  if constexpr (has_perm2<W>() && C >= 2 && C <= 8) {
+  if constexpr (has_deinterleave_simd<W, C>()) {
     if (ss0 == C * W) {
-      // Streams only when every row reaches a 64-byte boundary at the same column, and the
+      // Streams only when every row reaches a vector boundary at the same column, and the
       // rows are long: C streams of short pieces (space_to_depth's 512-byte rows) ran 1.45x
-      // slower streamed than cached (3.05 vs 2.1 ms, (4,32,256,256) f32, one thread).
+      // slower streamed than cached (3.05 vs 2.1 ms, (4,32,256,256) f32, one thread, AVX-512).
       const bool nt = NT && ds1 % SK_VB == 0 && addr(d) % W == 0 && n0 * W >= 4096;
       const i64 h = nt ? imin(n0, static_cast<i64>(((0 - addr(d)) & (SK_VB - 1)) / W)) : 0;
       i64 m = h;
-      if (nt) m += gather_simd<W, C, C, true>(s + h * ss0, d + h * W, ds1, n0 - h);
-      else m += gather_simd<W, C, C, false>(s, d, ds1, n0);
+      if (nt) m += deinterleave_simd<W, C, true>(s + h * ss0, d + h * W, ds1, n0 - h);
+      else m += deinterleave_simd<W, C, false>(s, d, ds1, n0);
       for (int r = 0; r < C; ++r) {
         gather_row<W, false, C>(d + r * ds1, s + r * W, h, ss0);
         gather_row<W, false, C>(d + r * ds1 + m * W, s + r * W + m * ss0, n0 - m, ss0);
@@ -1115,7 +1159,6 @@ template <int W, int C, bool NT> void deinterleave(const byte* s, i64 ss0, byte*
       return;
     }
   }
-#endif
   if (NT && n0 * W < 4096) {  // short rows: cached stores (above)
     deinterleave<W, C, false>(s, ss0, d, ds1, n0);
     return;
