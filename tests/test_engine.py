@@ -196,6 +196,23 @@ def test_narrow_deinterleave(target, dtype, c):
             assert not buf[:off].any() and buf[-1] == 0
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("c", [2, 3, 4, 5, 8])
+def test_narrow_interleave(target, dtype, c):
+    """NCHW -> NHWC with a few channels (the narrow interleave and its vector kernels): every
+    plane length around the vector sizes and the 4 KiB staging chunks, planes read from an
+    offset, outputs one element off alignment and aligned."""
+    rng = np.random.default_rng(c + 100)
+    for n in [*range(1, 100), 1000, 4099]:
+        x = random_array(rng, (c, n + 1), dtype)[:, 1:]  # c planes of n, rows not aligned
+        for off in (0, 1):
+            buf = np.zeros(c * n + off + 1, dtype)
+            out = buf[off : off + c * n].reshape(n, c)
+            sd.copy(x.T, out)
+            assert_same(out, x.T.copy())
+            assert not buf[:off].any() and buf[-1] == 0
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32])
 def test_narrow_deinterleave_streamed(target, threads, dtype):
     """Three channels into rows above the streaming threshold (16 MiB of output), aligned and not."""

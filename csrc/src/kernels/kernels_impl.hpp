@@ -9,6 +9,7 @@
 #error "define STRIDED_KNS before including kernels_impl.hpp"
 #endif
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 
@@ -1098,18 +1099,27 @@ template <int W, int C, bool NT> void interleave(const byte* s, i64 ss0, byte* d
 // bytes are the OR of C byte shuffles, one per piece. The two lanes of a register take two
 // consecutive blocks, so each store writes 32/W elements of one row. Returns the elements done.
 template <int W, int C> constexpr bool has_deinterleave_simd() { return W <= 4 && C >= 2 && C <= 4; }
+
+// The shuffle controls, made at compile time: entry [r*C + t] puts the bytes of source piece t
+// where row r's 16 bytes want them (output byte j: element j/W of the row, its elements C apart
+// in the source; -128: a zero byte), the same in both lanes.
+template <int W, int C> constexpr std::array<std::array<std::int8_t, 32>, C * C> deinterleave_table() {
+  std::array<std::array<std::int8_t, 32>, C * C> a{};
+  for (int r = 0; r < C; ++r)
+    for (int t = 0; t < C; ++t)
+      for (int j = 0; j < 16; ++j) {
+        const int o = (j / W * C + r) * W + j % W;
+        a[r * C + t][j] = a[r * C + t][j + 16] = static_cast<std::int8_t>(o / 16 == t ? o % 16 : -128);
+      }
+  return a;
+}
+
 template <int W, int C, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n) {
   constexpr int E = 32 / W;  // elements of one row per step; the step reads 32*C bytes
+  static constexpr auto tab = deinterleave_table<W, C>();
   vec ctl[C][C];
   for (int r = 0; r < C; ++r)
-    for (int t = 0; t < C; ++t) {
-      alignas(32) std::int8_t a[32];
-      for (int j = 0; j < 16; ++j) {
-        const int o = (j / W * C + r) * W + j % W;  // the source byte of output byte j
-        a[j] = a[j + 16] = static_cast<std::int8_t>(o / 16 == t ? o % 16 : -128);
-      }
-      ctl[r][t] = vload(reinterpret_cast<const byte*>(a));
-    }
+    for (int t = 0; t < C; ++t) ctl[r][t] = vload(reinterpret_cast<const byte*>(tab[r * C + t].data()));
   i64 i = 0;
   for (; i + E <= n; i += E) {
     const byte* p = s + i * C * W;
