@@ -182,32 +182,18 @@ def test_transpose_tile_edges(target, dtype):
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("c", [2, 3, 4, 5, 8])
-def test_narrow_deinterleave(target, dtype, c):
-    """NHWC -> NCHW with a few channels (the narrow de-interleave and its vector kernels): every
-    row length around the vector sizes, outputs one element off alignment and aligned."""
+@pytest.mark.parametrize("to_planes", [True, False], ids=["nhwc_to_nchw", "nchw_to_nhwc"])
+def test_narrow_transposes(target, dtype, c, to_planes):
+    """A few channels (the narrow de-interleave and interleave and their vector kernels): every
+    length around the vector sizes and the 4 KiB staging chunks, sources starting one pixel in,
+    outputs one element off alignment and aligned."""
     rng = np.random.default_rng(c)
     for n in [*range(1, 100), 1000, 4099]:
-        x = random_array(rng, (n, c), dtype)  # n pixels of c channels
+        x = random_array(rng, (n + 1, c) if to_planes else (c, n + 1), dtype)
+        x = x[1:] if to_planes else x[:, 1:]  # n pixels of c channels, or c planes of n
         for off in (0, 1):
             buf = np.zeros(c * n + off + 1, dtype)
-            out = buf[off : off + c * n].reshape(c, n)
-            sd.copy(x.T, out)
-            assert_same(out, x.T.copy())
-            assert not buf[:off].any() and buf[-1] == 0
-
-
-@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
-@pytest.mark.parametrize("c", [2, 3, 4, 5, 8])
-def test_narrow_interleave(target, dtype, c):
-    """NCHW -> NHWC with a few channels (the narrow interleave and its vector kernels): every
-    plane length around the vector sizes and the 4 KiB staging chunks, planes read from an
-    offset, outputs one element off alignment and aligned."""
-    rng = np.random.default_rng(c + 100)
-    for n in [*range(1, 100), 1000, 4099]:
-        x = random_array(rng, (c, n + 1), dtype)[:, 1:]  # c planes of n, rows not aligned
-        for off in (0, 1):
-            buf = np.zeros(c * n + off + 1, dtype)
-            out = buf[off : off + c * n].reshape(n, c)
+            out = buf[off : off + c * n].reshape(x.T.shape)
             sd.copy(x.T, out)
             assert_same(out, x.T.copy())
             assert not buf[:off].any() and buf[-1] == 0
