@@ -1152,6 +1152,7 @@ template <int W, int C, bool NT> inline i64 deinterleave_simd(const byte*, byte*
 // while in L1; a compile-time stride when the source is packed (ss0 == C*W).
 template <int W, int C, bool NT> void deinterleave(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n0) {
   constexpr i64 I = (8192 / (C * W) + 63) / 64 * 64;
+#if defined(SK_VB)  // (a discarded if-constexpr branch still names SK_VB)
   if constexpr (has_deinterleave_simd<W, C>()) {
     if (ss0 == C * W) {
       // Streams only when every row reaches a vector boundary at the same column, and the
@@ -1169,6 +1170,7 @@ template <int W, int C, bool NT> void deinterleave(const byte* s, i64 ss0, byte*
       return;
     }
   }
+#endif
   if (NT && n0 * W < 4096) {  // short rows: cached stores (above)
     deinterleave<W, C, false>(s, ss0, d, ds1, n0);
     return;
