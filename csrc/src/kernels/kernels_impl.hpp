@@ -9,7 +9,6 @@
 #error "define STRIDED_KNS before including kernels_impl.hpp"
 #endif
 
-#include <array>
 #include <cstdint>
 #include <cstring>
 
@@ -1103,23 +1102,26 @@ template <int W, int C> constexpr bool has_deinterleave_simd() { return W <= 4 &
 // The shuffle controls, made at compile time: entry [r*C + t] puts the bytes of source piece t
 // where row r's 16 bytes want them (output byte j: element j/W of the row, its elements C apart
 // in the source; -128: a zero byte), the same in both lanes.
-template <int W, int C> constexpr std::array<std::array<std::int8_t, 32>, C * C> deinterleave_table() {
-  std::array<std::array<std::int8_t, 32>, C * C> a{};
-  for (int r = 0; r < C; ++r)
-    for (int t = 0; t < C; ++t)
-      for (int j = 0; j < 16; ++j) {
-        const int o = (j / W * C + r) * W + j % W;
-        a[r * C + t][j] = a[r * C + t][j + 16] = static_cast<std::int8_t>(o / 16 == t ? o % 16 : -128);
-      }
-  return a;
-}
+// (Built-in arrays: std::array's accessors would be weak symbols of this ISA's object at -O0,
+// which scripts/check_isa_symbols.sh rejects.)
+template <int W, int C> struct DeinterleaveTable {
+  std::int8_t a[C * C][32];
+  constexpr DeinterleaveTable() : a{} {
+    for (int r = 0; r < C; ++r)
+      for (int t = 0; t < C; ++t)
+        for (int j = 0; j < 16; ++j) {
+          const int o = (j / W * C + r) * W + j % W;
+          a[r * C + t][j] = a[r * C + t][j + 16] = static_cast<std::int8_t>(o / 16 == t ? o % 16 : -128);
+        }
+  }
+};
 
 template <int W, int C, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n) {
   constexpr int E = 32 / W;  // elements of one row per step; the step reads 32*C bytes
-  static constexpr auto tab = deinterleave_table<W, C>();
+  static constexpr DeinterleaveTable<W, C> tab{};
   vec ctl[C][C];
   for (int r = 0; r < C; ++r)
-    for (int t = 0; t < C; ++t) ctl[r][t] = vload(reinterpret_cast<const byte*>(tab[r * C + t].data()));
+    for (int t = 0; t < C; ++t) ctl[r][t] = vload(reinterpret_cast<const byte*>(tab.a[r * C + t]));
   i64 i = 0;
   for (; i + E <= n; i += E) {
     const byte* p = s + i * C * W;
