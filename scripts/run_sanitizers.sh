@@ -4,7 +4,7 @@
 # on any test failure or any sanitizer report. scripts/run_fuzz.sh then fuzzes from the same build
 # (BUILD_DIR=build/asan), so CI compiles the sanitized library once.
 #   scripts/run_sanitizers.sh [pytest args...]     (env BUILD_DIR, default build/asan; BUILD_JOBS)
-# The Python interpreter is not sanitized, so libasan is LD_PRELOADed and leak detection is off
+# The Python interpreter is not sanitized, so clang's ASan runtime is LD_PRELOADed and leak detection is off
 # for it (CPython's own allocations would be reported); ctest runs with leak detection on.
 # STRIDED_HYPOTHESIS_PROFILE=sanitize (read by the test files) keeps hypothesis runs short.
 set -euo pipefail
