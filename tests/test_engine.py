@@ -212,6 +212,37 @@ def test_narrow_deinterleave_streamed(target, threads, dtype):
         assert_same(out, x.T.copy())
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("k", [2, 3, 4, 5])
+def test_step_gathers(target, dtype, k):
+    """x[::k] (the strided gather and its vector forms): every length around the vector sizes and
+    the 1 KiB staging chunks, the last element used the source buffer's last (a vector step must
+    not read past it), outputs one element off alignment and aligned."""
+    rng = np.random.default_rng(k)
+    for n in [*range(1, 100), 1000, 4099]:
+        base = random_array(rng, ((n - 1) * k + 2,), dtype)
+        x = base[1::k]  # n elements, the last at base[-1]
+        for off in (0, 1):
+            buf = np.zeros(n + off + 1, dtype)
+            out = buf[off : off + n]
+            sd.copy(x, out)
+            assert_same(out, x.copy())
+            assert not buf[:off].any() and buf[-1] == 0
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32])
+def test_step_gather_streamed(target, threads, dtype):
+    """x[:, ::2] with rows above the streaming threshold (16 MiB of output), aligned and not."""
+    rng = np.random.default_rng(12)
+    cols = (17 << 20) // (64 * np.dtype(dtype).itemsize) + 3
+    x = random_array(rng, (64, 2 * cols), dtype)[:, ::2]
+    for off in (0, 1):
+        buf = np.zeros(x.size + off, dtype)
+        out = buf[off:].reshape(x.shape)
+        sd.copy(x, out)
+        assert_same(out, x.copy())
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32, np.int64])
 def test_large_copies(target, threads, dtype):
     rng = np.random.default_rng(3)

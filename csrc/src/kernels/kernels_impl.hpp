@@ -354,33 +354,6 @@ template <int W, bool NT, int K> inline void gather_row(byte* dr, const byte* sr
 }
 
 template <int W, bool NT>
-void k_gather(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64) {
-  for (i64 r = 0; r < n1; ++r) {
-    const byte* sr = s + r * ss1;
-    byte* dr = d + r * ds1;
-#if defined(STRIDED_AVX512)
-    if constexpr (has_perm2<W>()) {
-      if ((ss0 == 2 * W || ss0 == 3 * W || ss0 == 4 * W) && (!NT || addr(dr) % W == 0)) {
-        i64 h = NT ? imin(n0, static_cast<i64>(((0 - addr(dr)) & (SK_VB - 1)) / W)) : 0;
-        gather_row<W, false, 0>(dr, sr, h, ss0);  // up to the first aligned vector
-        const i64 K = ss0 / W;
-        h += K == 2   ? gather_simd<W, 2, 1, NT>(sr + h * ss0, dr + h * W, 0, n0 - h)
-             : K == 3 ? gather_simd<W, 3, 1, NT>(sr + h * ss0, dr + h * W, 0, n0 - h)
-                      : gather_simd<W, 4, 1, NT>(sr + h * ss0, dr + h * W, 0, n0 - h);
-        gather_row<W, false, 0>(dr + h * W, sr + h * ss0, n0 - h, ss0);
-        continue;
-      }
-    }
-#endif
-    if (ss0 == 2 * W) gather_row<W, NT, 2>(dr, sr, n0, ss0);  // x[..., ::2]
-    else if (ss0 == 3 * W) gather_row<W, NT, 3>(dr, sr, n0, ss0);
-    else if (ss0 == 4 * W) gather_row<W, NT, 4>(dr, sr, n0, ss0);
-    else gather_row<W, NT, 0>(dr, sr, n0, ss0);
-  }
-  // no fence: the planner's loop runner fences once per span (kernels.hpp)
-}
-
-template <int W, bool NT>
 void k_generic(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64 ds0) {
   for (i64 r = 0; r < n1; ++r)
     for (i64 i = 0; i < n0; ++i) st<W>(d + r * ds1 + i * ds0, ld<W>(s + r * ss1 + i * ss0));
@@ -1096,7 +1069,8 @@ template <int W, int C, bool NT> void interleave(const byte* s, i64 ss0, byte* d
 // AVX2 has no two-source permute of 16-bit lanes (perm2 above), but vpshufb moves bytes within
 // each 128-bit lane: a block of C 16-byte source pieces holds 16/W pixels, and channel r's 16
 // bytes are the OR of C byte shuffles, one per piece. The two lanes of a register take two
-// consecutive blocks, so each store writes 32/W elements of one row. Returns the elements done.
+// consecutive blocks, so each store writes 32/W elements of one row. Rows r < R (R == C: a
+// de-interleave; R == 1: a stride-C gather, x[..., ::C]). Returns the elements done.
 template <int W, int C> constexpr bool has_deinterleave_simd() { return W <= 4 && C >= 2 && C <= 4; }
 
 // The shuffle controls, made at compile time: entry [r*C + t] puts the bytes of source piece t
@@ -1116,21 +1090,23 @@ template <int W, int C> struct DeinterleaveTable {
   }
 };
 
-template <int W, int C, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n) {
+template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n) {
   constexpr int E = 32 / W;  // elements of one row per step; the step reads 32*C bytes
   static constexpr DeinterleaveTable<W, C> tab{};
-  vec ctl[C][C];
-  for (int r = 0; r < C; ++r)
+  vec ctl[R][C];
+  for (int r = 0; r < R; ++r)
     for (int t = 0; t < C; ++t) ctl[r][t] = vload(reinterpret_cast<const byte*>(tab.a[r * C + t]));
   i64 i = 0;
-  for (; i + E <= n; i += E) {
+  // With R < C a step's last C - R elements lie past the last one used: stop a step early so
+  // that they are never past the source's end (as gather_simd does).
+  for (; i + E + (R < C ? 1 : 0) <= n; i += E) {
     const byte* p = s + i * C * W;
     vec v[C];
     for (int t = 0; t < C; ++t)
       v[t] =
           _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * t))),
                                   _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * (C + t))), 1);
-    for (int r = 0; r < C; ++r) {
+    for (int r = 0; r < R; ++r) {
       vec acc = _mm256_shuffle_epi8(v[0], ctl[r][0]);
       for (int t = 1; t < C; ++t) acc = _mm256_or_si256(acc, _mm256_shuffle_epi8(v[t], ctl[r][t]));
       if (NT) vstream(d + r * ds1 + i * W, acc);
@@ -1141,13 +1117,31 @@ template <int W, int C, bool NT> inline i64 deinterleave_simd(const byte* s, byt
 }
 #elif defined(STRIDED_AVX512)
 template <int W, int C> constexpr bool has_deinterleave_simd() { return has_perm2<W>() && C >= 2 && C <= 8; }
-template <int W, int C, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n) {
-  return gather_simd<W, C, C, NT>(s, d, ds1, n);
+template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n) {
+  return gather_simd<W, C, R, NT>(s, d, ds1, n);
 }
 #else
 template <int W, int C> constexpr bool has_deinterleave_simd() { return false; }
-template <int W, int C, bool NT> inline i64 deinterleave_simd(const byte*, byte*, i64, i64) { return 0; }
+template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte*, byte*, i64, i64) { return 0; }
 #endif
+
+// One row of a stride-K gather (x[..., ::K]) by deinterleave_simd's R == 1 form; false where this
+// target has none for W and K (then gather_row does it).
+template <int W, int K, bool NT> inline bool gather_row_simd(byte* dr, const byte* sr, i64 n0) {
+#if defined(SK_VB)  // (a discarded if-constexpr branch still names SK_VB)
+  if constexpr (has_deinterleave_simd<W, K>()) {
+    if (NT && addr(dr) % W != 0) return false;
+    constexpr i64 ss0 = i64{K} * W;
+    i64 h = NT ? imin(n0, static_cast<i64>(((0 - addr(dr)) & (SK_VB - 1)) / W)) : 0;
+    gather_row<W, false, K>(dr, sr, h, ss0);  // up to the first aligned vector
+    h += deinterleave_simd<W, K, 1, NT>(sr + h * ss0, dr + h * W, 0, n0 - h);
+    gather_row<W, false, K>(dr + h * W, sr + h * ss0, n0 - h, ss0);
+    return true;
+  }
+#endif
+  (void)dr, (void)sr, (void)n0;
+  return false;
+}
 
 // The reverse: C destination rows (row r at d + r*ds1, contiguous along i) from every C-th
 // element: d[r*ds1 + i*W] = s[r*W + i*ss0]. Chunks of about 8 KiB of source, read by all C rows
@@ -1163,8 +1157,8 @@ template <int W, int C, bool NT> void deinterleave(const byte* s, i64 ss0, byte*
       const bool nt = NT && ds1 % SK_VB == 0 && addr(d) % W == 0 && n0 * W >= 4096;
       const i64 h = nt ? imin(n0, static_cast<i64>(((0 - addr(d)) & (SK_VB - 1)) / W)) : 0;
       i64 m = h;
-      if (nt) m += deinterleave_simd<W, C, true>(s + h * ss0, d + h * W, ds1, n0 - h);
-      else m += deinterleave_simd<W, C, false>(s, d, ds1, n0);
+      if (nt) m += deinterleave_simd<W, C, C, true>(s + h * ss0, d + h * W, ds1, n0 - h);
+      else m += deinterleave_simd<W, C, C, false>(s, d, ds1, n0);
       for (int r = 0; r < C; ++r) {
         gather_row<W, false, C>(d + r * ds1, s + r * W, h, ss0);
         gather_row<W, false, C>(d + r * ds1 + m * W, s + r * W + m * ss0, n0 - m, ss0);
@@ -1184,6 +1178,24 @@ template <int W, int C, bool NT> void deinterleave(const byte* s, i64 ss0, byte*
       else gather_row<W, NT, 0>(d + r * ds1 + i0 * W, s + r * W + i0 * ss0, m, ss0);
     }
   }
+}
+
+template <int W, bool NT>
+void k_gather(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64) {
+  for (i64 r = 0; r < n1; ++r) {
+    const byte* sr = s + r * ss1;
+    byte* dr = d + r * ds1;
+    if (ss0 == 2 * W) {  // x[..., ::2]
+      if (!gather_row_simd<W, 2, NT>(dr, sr, n0)) gather_row<W, NT, 2>(dr, sr, n0, ss0);
+    } else if (ss0 == 3 * W) {
+      if (!gather_row_simd<W, 3, NT>(dr, sr, n0)) gather_row<W, NT, 3>(dr, sr, n0, ss0);
+    } else if (ss0 == 4 * W) {
+      if (!gather_row_simd<W, 4, NT>(dr, sr, n0)) gather_row<W, NT, 4>(dr, sr, n0, ss0);
+    } else {
+      gather_row<W, NT, 0>(dr, sr, n0, ss0);
+    }
+  }
+  // no fence: the planner's loop runner fences once per span (kernels.hpp)
 }
 
 // Runs the narrow kernel for C == n (1 <= n <= kNarrow). DE: de-interleave, else interleave.
