@@ -608,6 +608,30 @@ def test_unsigned_and_64bit_extremes():
     assert sd.gather(x, np.array([4, 0], np.uint32)).tolist() == [4, 0]
 
 
+@pytest.mark.parametrize("bad", [2**63, 2**64 - 1, 2**64 - 5])
+@pytest.mark.parametrize("n", [40, 70000])  # an axis of 70000: no narrowing to uint16
+def test_elements_uint64_beyond_int64(bad, n):
+    """uint64 values that read as negative int64 (-1, -5 for an axis of 40 would be in range) are
+    out of range for gather_elements and scatter (ScatterElements), fresh or into `out`, dense or tiled."""
+    x = np.arange(2 * n, dtype=np.float32).reshape(2, n)
+    for axis in (0, 1):
+        idx = np.zeros((2, 3) if axis == 1 else (2, n), np.uint64)
+        idx[1, 1] = bad
+        o = np.full(idx.shape, -7.0, np.float32)
+        with pytest.raises(IndexError, match=str(bad)):
+            sd.gather_elements(x, idx, axis=axis)
+        with pytest.raises(IndexError, match=str(bad)):
+            sd.gather_elements(x, idx, axis=axis, out=o)
+        assert (o == -7).all()
+        t = x.copy()
+        with pytest.raises(IndexError, match=str(bad)):
+            sd.scatter(t, idx, np.ones(idx.shape, np.float32), axis=axis, reduction="add", out=t)
+        assert same_bits(t, x)
+        idx[1, 1] = x.shape[axis] - 1  # and in range, the same call works
+        want = np.take_along_axis(x, idx.astype(np.int64), axis)
+        assert same_bits(sd.gather_elements(x, idx, axis=axis), want)
+
+
 def test_error_large_parallel_check():
     rng = np.random.default_rng(1)
     x = np.zeros((512, 512), np.float32)
