@@ -39,10 +39,15 @@ preload="$($CXX_BIN -print-file-name="libclang_rt.asan-$(uname -m).so")"
 [ -f "$preload" ] || preload="$($CXX_BIN -print-file-name=libclang_rt.asan.so)"
 [ -f "$preload" ] || { echo "run_sanitizers: clang's shared ASan runtime not found ($preload)" >&2; exit 1; }
 # Python: no leak detection (the interpreter's own); ODR checks off (pybind11 + numpy modules).
+# With pytest-xdist installed the suite runs on PYTEST_WORKERS processes (default 2; CI installs
+# it): most of its time is single-threaded interpreter and ASan work, so two workers nearly halve it.
+# A sanitizer abort kills a worker, which xdist reports as a failed test.
+par=()
+python -c "import xdist" 2>/dev/null && par=(-n "${PYTEST_WORKERS:-2}" -p no:benchmark)
 ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:detect_odr_violation=0:log_path=$PWD/$LOGDIR/asan" \
 STRIDED_HYPOTHESIS_PROFILE="${STRIDED_HYPOTHESIS_PROFILE:-sanitize}" STRIDED_NO_TORCH=1 \
 PYTHONPATH="$BUILD/python" LD_PRELOAD="$preload" \
-  python -m pytest -q -p no:cacheprovider tests "$@" 2>&1 | tee "$LOGDIR/pytest.log" || status=1
+  python -m pytest -q -p no:cacheprovider "${par[@]}" tests "$@" 2>&1 | tee "$LOGDIR/pytest.log" || status=1
 done_t=$(date +%s)
 
 reports=$(cat "$LOGDIR"/asan* "$LOGDIR"/ubsan* "$LOGDIR"/*.log 2>/dev/null |
