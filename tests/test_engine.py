@@ -243,6 +243,29 @@ def test_step_gather_streamed(target, threads, dtype):
         assert_same(out, x.copy())
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("c", [16, 24, 64])
+def test_planes_streamed_any_alignment(target, threads, dtype, c):
+    """NHWC -> NCHW through the panels with streaming stores forced, into outputs starting at every
+    element offset within a 64-byte line (the panels first store the columns up to a line
+    boundary) and planes whose length is not a multiple of the panel or the line."""
+    rng = np.random.default_rng(c)
+    isz = np.dtype(dtype).itemsize
+    old = sd._core._stream_threshold()
+    sd._core._set_stream_threshold(0)
+    try:
+        for hw in (2624, 4096 + 7):  # planes a multiple of 64 bytes apart (the peel), and not
+            x = random_array(rng, (hw, c), dtype)
+            for off in range(0, 64 // isz + 1, max(1, 16 // isz)):
+                buf = np.zeros(c * hw + off + 1, dtype)
+                out = buf[off : off + c * hw].reshape(c, hw)
+                sd.copy(x.T, out)
+                assert_same(out, x.T.copy())
+                assert not buf[:off].any() and buf[-1] == 0
+    finally:
+        sd._core._set_stream_threshold(old)
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32, np.int64])
 def test_large_copies(target, threads, dtype):
     rng = np.random.default_rng(3)

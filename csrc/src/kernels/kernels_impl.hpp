@@ -957,6 +957,16 @@ template <int W, bool NT> void panel_cols(const byte* s, byte* d, i64 n1, i64 ds
   const i64 m = 4 * kPanel / (n1 * W) / T * T, RS = n1 * W;
   alignas(64) byte db[4 * kPanel + 64 * 64];
   i64 i0 = 0;
+  // Streamed rows that start inside a line (numpy's 16-byte alignment): the columns up to the
+  // first line boundary first, so that every panel's pieces are whole lines (a piece of 1 KiB
+  // that starts and ends inside lines stores 2 of its 17 lines in parts, each read for ownership
+  // and written back twice).
+  if (NT && ds1 % 64 == 0 && addr(d) % W == 0) {
+    const i64 h = imin(n0, static_cast<i64>(((0 - addr(d)) & 63) / W));
+    for (i64 r = 0; r < n1; ++r)
+      for (i64 i = 0; i < h; ++i) st<W>(d + r * ds1 + i * W, ld<W>(s + r * W + i * RS));
+    i0 = h;
+  }
   // Panels of m columns, the last one narrower (a thread's block of columns may be less than m).
   for (i64 w; (w = imin(m, (n0 - i0) / T * T)) > 0; i0 += w) {
     // 1- and 2-byte tiles fill each buffer line in 16-byte pieces over several tiles, so a few

@@ -344,14 +344,18 @@ void set_granules(Bound& b, int nt) {
   }
 }
 
-/// Granules [g0, g1) of a column split: (outer index, block of columns) pairs, outer-major.
+/// Granules [g0, g1) of a column split: (outer index, block of columns) pairs, outer-major. The
+/// granules of one outer index are adjacent columns: one kernel call (a call pays a set-up: the
+/// panels' peel to a line boundary, the narrow kernels' staging).
 void run_cols(const Bound& b, i64 g0, i64 g1) {
   const CopyPlan& p = *b.p;
   const i64 per = (p.inner.n + b.cols - 1) / b.cols;
   Cursor<2, kMaxPlanLoop> c(p.outer, 0);
-  for (i64 gi = g0; gi < g1; ++gi) {
-    const i64 c0 = gi % per * b.cols, n = std::min(b.cols, p.inner.n - c0);
-    c.seek(gi / per);
+  for (i64 gi = g0, ge; gi < g1; gi = ge) {
+    const i64 o = gi / per;
+    ge = std::min(g1, (o + 1) * per);
+    const i64 c0 = gi % per * b.cols, n = std::min(p.inner.n, (ge - o * per) * b.cols) - c0;
+    c.seek(o);
     b.kern(b.s + c0 * p.inner.ss + c.off[0], b.d + c0 * p.inner.ds + c.off[1], p.row.n, p.row.ss, p.row.ds, n,
            p.inner.ss, p.inner.ds);
   }
