@@ -1,11 +1,13 @@
-"""A/B of two builds of strided on the index operators, interleaved: each round runs one child
-process per build, alternating, and each child prints the median of N timed calls per case.
+"""A/B of two builds of strided, interleaved: each round runs one child process per build,
+alternating, and each child prints the median of N timed calls per case.
 
-    python benchmarks/ab_builds.py OLD_BUILD/python NEW_BUILD/python [--rounds 3] [--reps 9]
+    python benchmarks/ab_builds.py OLD_BUILD/python NEW_BUILD/python [--suite index|layout]
+        [--rounds 3] [--reps 9]
 
-Cases: float32 2048x4096 with random int64 indices (fixed seed), 2 threads, outputs
-preallocated (the bench_index.py arrays). Use it to check that a change to the kernels costs
-nothing; bench_index.py compares against numpy and torch.
+index: float32 2048x4096 with random int64 indices (fixed seed), outputs preallocated (the
+bench_index.py arrays). layout: step-2 slices and NHWC -> NCHW transposes into numpy's own
+allocations (the compare.py layout rows' cases). 2 threads. Use it to check that a kernel change
+costs nothing, or what it gains; compare.py holds strided against memcpy and the peers.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import os
 import subprocess
 import sys
 
-CHILD = r"""
+INDEX = r"""
 import sys, time
 import numpy as np
 import strided as sd
@@ -42,11 +44,37 @@ for name, f in cases.items():
     print(f"{name}\t{sorted(ts)[len(ts) // 2] * 1e3:.2f}")
 """
 
+LAYOUT = r"""
+import sys, time
+import numpy as np
+import strided as sd
+sd.set_num_threads(2)
+rng = np.random.default_rng(1234)
+cases = {}
+for dt, shape in ((np.float32, (4096, 8192)), (np.float16, (4096, 8192)), (np.uint8, (4096, 16384))):
+    x = (rng.random(shape) * 200).astype(dt)
+    o = np.empty((shape[0], shape[1] // 2), dt)
+    cases[f"{np.dtype(dt).name} {shape}[:, ::2]"] = lambda x=x, o=o: sd.copy(x[:, ::2], out=o)
+for dt, shape in ((np.float32, (8, 64, 128, 128)), (np.float32, (16, 64, 128, 128)), (np.float16, (16, 64, 128, 128)),
+                  (np.float32, (4, 24, 256, 256)), (np.float16, (4, 24, 256, 256))):
+    n, c, h, w = shape
+    x = rng.random((n, h, w, c), dtype=np.float32).astype(dt)
+    o = np.empty(shape, dt)
+    cases[f"NHWC->NCHW {np.dtype(dt).name} {shape}"] = lambda x=x, o=o: sd.copy(x.transpose(0, 3, 1, 2), out=o)
+for name, f in cases.items():
+    f()
+    ts = []
+    for _ in range(int(sys.argv[1])):
+        t = time.perf_counter(); f(); ts.append(time.perf_counter() - t)
+    print(f"{name}\t{sorted(ts)[len(ts) // 2] * 1e3:.2f}")
+"""
+
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("old")
     ap.add_argument("new")
+    ap.add_argument("--suite", choices=("index", "layout"), default="index")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--reps", type=int, default=9)
     a = ap.parse_args()
@@ -55,7 +83,11 @@ def main() -> None:
         for path in (a.old, a.new):
             env = dict(os.environ, PYTHONPATH=path)
             r = subprocess.run(
-                [sys.executable, "-c", CHILD, str(a.reps)], env=env, capture_output=True, text=True, check=True
+                [sys.executable, "-c", INDEX if a.suite == "index" else LAYOUT, str(a.reps)],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
             )
             for line in r.stdout.splitlines():
                 name, ms = line.split("\t")
