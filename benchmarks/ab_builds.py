@@ -1,12 +1,14 @@
 """A/B of two builds of strided, interleaved: each round runs one child process per build,
 alternating, and each child prints the median of N timed calls per case.
 
-    python benchmarks/ab_builds.py OLD_BUILD/python NEW_BUILD/python [--suite index|layout]
+    python benchmarks/ab_builds.py OLD_BUILD/python NEW_BUILD/python [--suite index|layout|pad]
         [--rounds 3] [--reps 9]
 
 index: float32 2048x4096 with random int64 indices (fixed seed), outputs preallocated (the
 bench_index.py arrays). layout: step-2 slices and NHWC -> NCHW transposes into numpy's own
-allocations (the compare.py layout rows' cases). 2 threads. Use it to check that a kernel change
+allocations (the compare.py layout rows' cases). 2 threads. pad: reflect, edge and constant pads
+by 2 on the last two dimensions, into 34 and 33 MiB outputs (streamed) and cached ones, on 1 and 2
+threads. Use it to check that a kernel change
 costs nothing, or what it gains; compare.py holds strided against memcpy and the peers.
 """
 
@@ -69,12 +71,38 @@ for name, f in cases.items():
     print(f"{name}\t{sorted(ts)[len(ts) // 2] * 1e3:.2f}")
 """
 
+PAD = r"""
+import sys, time
+import numpy as np
+import strided as sd
+rng = np.random.default_rng(1234)
+cases = {}
+for shape in ((8, 64, 128, 128), (4, 32, 256, 256), (4, 64, 64, 64), (64, 100, 100)):
+    x = rng.random(shape, dtype=np.float32)
+    p = (0,) * (len(shape) - 2) + (2, 2)
+    o = np.empty(shape[:-2] + (shape[-2] + 4, shape[-1] + 4), np.float32)
+    for mode in ("reflect", "edge", "constant"):
+        for t in (1, 2):
+            def f(x=x, p=p, o=o, mode=mode, t=t):
+                sd.set_num_threads(t)
+                sd.pad(x, p, p, mode, out=o)
+            cases[f"pad {shape} by 2 {mode}, {t} thread{'s' if t > 1 else ''} ({o.nbytes >> 20} MiB)"] = f
+for name, f in cases.items():
+    f()
+    ts = []
+    for _ in range(int(sys.argv[1])):
+        t = time.perf_counter(); f(); ts.append(time.perf_counter() - t)
+    print(f"{name}\t{sorted(ts)[len(ts) // 2] * 1e3:.2f}")
+"""
+
+SUITES = {"index": INDEX, "layout": LAYOUT, "pad": PAD}
+
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("old")
     ap.add_argument("new")
-    ap.add_argument("--suite", choices=("index", "layout"), default="index")
+    ap.add_argument("--suite", choices=tuple(SUITES), default="index")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--reps", type=int, default=9)
     a = ap.parse_args()
@@ -83,7 +111,7 @@ def main() -> None:
         for path in (a.old, a.new):
             env = dict(os.environ, PYTHONPATH=path)
             r = subprocess.run(
-                [sys.executable, "-c", INDEX if a.suite == "index" else LAYOUT, str(a.reps)],
+                [sys.executable, "-c", SUITES[a.suite], str(a.reps)],
                 env=env,
                 capture_output=True,
                 text=True,

@@ -1655,11 +1655,13 @@ void k_rows(LineWriter& w, const byte* s, i64 n1, i64 ss1, byte* d, i64 ds1, i64
   } else {
     const i64 W = mg->width, lb = mg->n_left * W, row = lb + nb + mg->n_right * W;
     constexpr i64 kRow = 2048;
-    if (row <= kRow) {
-      // Short rows: the row with its margins assembled in L1 and written as one run (a run per
-      // margin element cost more than the row's copy: reflect pads of 128-float rows ran 1.7x
-      // slower than constant ones on 2 threads).
-      alignas(64) byte rb[kRow];
+    if (row <= kRow && !w.stream) {
+      // Short rows into a cached output: the row with its margins assembled in L1 and written as
+      // one run (a run per margin element cost more than the row's copy: reflect pads of
+      // 128-float rows ran 1.7x slower than constant ones on 2 threads). Not when streaming: the
+      // assembly's stores queue behind the streamed ones, and reflect pads of 128-float rows into
+      // 34 MiB ran 1.5-2x slower assembled (2 threads, AVX2).
+      alignas(64) byte buf[kRow + 4096];
       const auto elem = [W](byte* t, const byte* f) {
         switch (W) {
           case 1: st<1>(t, ld<1>(f)); break;
@@ -1670,6 +1672,12 @@ void k_rows(LineWriter& w, const byte* s, i64 n1, i64 ss1, byte* d, i64 ds1, i64
       };
       for (i64 r = 0; r < n1 && w.at < w.hi; ++r) {
         const byte* p = s + r * ss1;
+        // The row assembled 2 KiB from its source modulo 4 KiB. CPUs test a load against older
+        // stores by address bits 0-11 first, so a buffer at a fixed place delays the next rows'
+        // loads whenever their low bits meet it ("4K aliasing"). With rb fixed, reflect pads into
+        // 4 MiB on 1 thread ran 2x slower in 14 of 16 processes (by stack position); placed so,
+        // in 9 of 16 (other fixed buffers, such as the line writer's, remain).
+        byte* rb = buf + ((addr(p) + 2048 - addr(buf)) & 4032);
         for (i64 j = 0; j < mg->n_left; ++j) elem(rb + j * W, p + mg->left[j]);
         copy_run<false>(rb + lb, p, static_cast<std::size_t>(nb));
         for (i64 j = 0; j < mg->n_right; ++j) elem(rb + lb + nb + j * W, p + mg->right[j]);
