@@ -11,6 +11,8 @@
 # Usage: scripts/check_consumer.sh [a|b|all]        (default: all)
 # Environment: PYTHON  interpreter with strided installed from a wheel/sdist, for (b) (default: python3)
 #              WORK    scratch folder (default: a new temporary one, removed at exit)
+#              BUILD   the plain CMake build's folder for (a) (default: $WORK/build). .ci/run puts it at
+#                      the depth of the install's build/<wheel tag>, so ccache's relative paths match
 #              JOBS    build parallelism (default: 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +24,7 @@ if [[ -z "${WORK:-}" ]]; then
   WORK=$(mktemp -d)
   trap 'rm -rf "$WORK"' EXIT
 fi
+BUILD=${BUILD:-$WORK/build}
 GEN=()
 command -v ninja >/dev/null && GEN=(-G Ninja)
 
@@ -41,12 +44,12 @@ if [[ $WHICH == a || $WHICH == all ]]; then
   # ctest inlined_accessors then checks that the element accessors stay inlined there too.
   FORTIFY=()
   [[ $(uname -s) == Linux ]] && FORTIFY=(-DCMAKE_CXX_FLAGS=-D_FORTIFY_SOURCE=3)
-  cmake -S . -B "$WORK/build" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DSTRIDED_BUILD_PYTHON=OFF \
+  cmake -S . -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DSTRIDED_BUILD_PYTHON=OFF \
     -DSTRIDED_BUILD_TESTS=ON -DSTRIDED_WERROR="${STRIDED_WERROR:-OFF}" "${FORTIFY[@]}" >"$WORK/configure.log" 2>&1 \
     || { cat "$WORK/configure.log"; exit 1; }
-  cmake --build "$WORK/build" -j "$JOBS" >"$WORK/build.log" 2>&1 || { tail -n 60 "$WORK/build.log"; exit 1; }
-  ctest --test-dir "$WORK/build" --output-on-failure -j "$JOBS"
-  cmake --install "$WORK/build" --prefix "$WORK/prefix" >/dev/null
+  cmake --build "$BUILD" -j "$JOBS" >"$WORK/build.log" 2>&1 || { tail -n 60 "$WORK/build.log"; exit 1; }
+  ctest --test-dir "$BUILD" --output-on-failure -j "$JOBS"
+  cmake --install "$BUILD" --prefix "$WORK/prefix" >/dev/null
   for f in include/strided/strided.hpp include/strided/ops.hpp; do
     [[ -f "$WORK/prefix/$f" ]] || { echo "missing $f in the installed prefix"; exit 1; }
   done
