@@ -38,12 +38,6 @@ cases = {
     "gather_nd 1M points": lambda: sd.gather_nd(x, pts),
     "gather 1024 rows": lambda: sd.gather(x, i0[0, :1024], axis=0),
 }
-for name, f in cases.items():
-    f()
-    ts = []
-    for _ in range(int(sys.argv[1])):
-        t = time.perf_counter(); f(); ts.append(time.perf_counter() - t)
-    print(f"{name}\t{sorted(ts)[len(ts) // 2] * 1e3:.2f}")
 """
 
 LAYOUT = r"""
@@ -63,12 +57,6 @@ for dt, shape in ((np.float32, (8, 64, 128, 128)), (np.float32, (16, 64, 128, 12
     x = rng.random((n, h, w, c), dtype=np.float32).astype(dt)
     o = np.empty(shape, dt)
     cases[f"NHWC->NCHW {np.dtype(dt).name} {shape}"] = lambda x=x, o=o: sd.copy(x.transpose(0, 3, 1, 2), out=o)
-for name, f in cases.items():
-    f()
-    ts = []
-    for _ in range(int(sys.argv[1])):
-        t = time.perf_counter(); f(); ts.append(time.perf_counter() - t)
-    print(f"{name}\t{sorted(ts)[len(ts) // 2] * 1e3:.2f}")
 """
 
 PAD = r"""
@@ -87,6 +75,10 @@ for shape in ((8, 64, 128, 128), (4, 32, 256, 256), (4, 64, 64, 64), (64, 100, 1
                 sd.set_num_threads(t)
                 sd.pad(x, p, p, mode, out=o)
             cases[f"pad {shape} by 2 {mode}, {t} thread{'s' if t > 1 else ''} ({o.nbytes >> 20} MiB)"] = f
+"""
+
+# Each suite fills `cases`; the child then prints each case's median of argv[1] timed calls.
+TIMING = r"""
 for name, f in cases.items():
     f()
     ts = []
@@ -95,7 +87,7 @@ for name, f in cases.items():
     print(f"{name}\t{sorted(ts)[len(ts) // 2] * 1e3:.2f}")
 """
 
-SUITES = {"index": INDEX, "layout": LAYOUT, "pad": PAD}
+SUITES = {name: code + TIMING for name, code in (("index", INDEX), ("layout", LAYOUT), ("pad", PAD))}
 
 
 def main() -> None:
