@@ -6,10 +6,10 @@ alternating, and each child prints the median of N timed calls per case.
 
 index: float32 2048x4096 with random int64 indices (fixed seed), outputs preallocated (the
 bench_index.py arrays). layout: step-2 slices and NHWC -> NCHW transposes into numpy's own
-allocations (the compare.py layout rows' cases). 2 threads. pad: reflect, edge and constant pads
-by 2 on the last two dimensions, into 34 and 33 MiB outputs (streamed) and cached ones, on 1 and 2
-threads. Use it to check that a kernel change
-costs nothing, or what it gains; compare.py holds strided against memcpy and the peers.
+allocations (the compare.py layout rows' cases). Both on 2 threads. pad: reflect, edge and
+constant pads by 2 on the last two dimensions, into 34 and 33 MiB outputs (streamed) and cached
+ones, on 1 and 2 threads. Use it to check that a kernel change costs nothing, or what it gains;
+compare.py holds strided against memcpy and the peers.
 """
 
 from __future__ import annotations
