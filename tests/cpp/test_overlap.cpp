@@ -1,7 +1,9 @@
 // region_overlap (exec/overlap.hpp) against brute force: every byte of both views listed; and
-// order_steps (exec/program.hpp), which groups a program's copies by those proofs, against the
-// same brute force.
+// order_steps (exec/program.hpp), which groups a program's copies and kernel steps by those
+// proofs, against the same brute force; and programs of kernel steps run in groups
+// (run_kernel_steps) against the steps applied one by one.
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <set>
 #include <vector>
@@ -252,6 +254,139 @@ void test_order_random() {
   CHECK(split > 100);
 }
 
+// A kernel step for the tests: dst[c] = (src ? src[c] : 0) + add for every coordinate c, float32
+// views of one shape (src in the output or absent). Its work claims a large byte count, so that
+// every group runs on a team of every thread asked for.
+struct AddStep final : KernelStep {
+  AddStep(const View& d, const View* s, float a) : KernelStep(d, {s}), dst(d), src(s ? *s : View{}), add(a) {}
+  Work work(const ExecContext&) const override { return {count(), 1, std::uint64_t{1} << 30}; }
+  void part(const ExecContext& c, std::int64_t lo, std::int64_t hi) const override {
+    std::byte* o = c.outputs[dst.where.buffer];
+    for (std::int64_t k = lo; k < hi; ++k) {
+      float v = add, x = 0;
+      if (!src.sizes.empty() || src.where.is_output) {
+        std::memcpy(&x, o + at(src, k), 4);
+        v += x;
+      }
+      std::memcpy(o + at(dst, k), &v, 4);
+    }
+  }
+  std::int64_t count() const {
+    std::int64_t n = 1;
+    for (auto x : dst.sizes) n *= x;
+    return n;
+  }
+  // The byte offset of row-major element k of v (of dst's shape) from the buffer.
+  std::int64_t at(const View& v, std::int64_t k) const {
+    std::int64_t off = v.where.offset;
+    for (std::size_t d = dst.sizes.size(); d-- > 0;) {
+      off += k % dst.sizes[d] * v.strides[d];
+      k /= dst.sizes[d];
+    }
+    return off;
+  }
+  View dst, src;
+  float add;
+};
+
+std::unique_ptr<const Step> add_step(const View& d, float a = 1) { return std::make_unique<AddStep>(d, nullptr, a); }
+std::unique_ptr<const Step> add_step(const View& d, const View& s, float a = 1) {
+  return std::make_unique<AddStep>(d, &s, a);
+}
+
+void test_order_kernel_steps() {
+  // two kernel steps into the two halves of a 4x8 output: one group
+  CHECK_EQ(str(groups_of(list(add_step(out(0, {2, 8}, {8, 1})), add_step(out(16, {2, 8}, {8, 1}))))), "0 2 ");
+  // into overlapping windows: ordered
+  CHECK_EQ(str(groups_of(list(add_step(out(0, {2, 8}, {8, 1})), add_step(out(8, {2, 8}, {8, 1}))))), "0 1 2 ");
+  // one reads what the other writes: ordered, whichever comes first
+  CHECK_EQ(str(groups_of(list(add_step(out(0, {1, 8}, {8, 1})),
+                              add_step(out(8, {1, 8}, {8, 1}), out(0, {1, 8}, {8, 1}))))),
+           "0 1 2 ");
+  CHECK_EQ(str(groups_of(list(add_step(out(8, {1, 8}, {8, 1}), out(0, {1, 8}, {8, 1})),
+                              add_step(out(0, {1, 8}, {8, 1}))))),
+           "0 1 2 ");
+  // even and odd columns, and two output buffers: apart
+  CHECK_EQ(str(groups_of(list(add_step(out(0, {4, 4}, {8, 2})), add_step(out(1, {4, 4}, {8, 2})),
+                              add_step(out(0, {4, 8}, {8, 1}, 1))))),
+           "0 3 ");
+  // a copy beside a kernel step: separate groups (each kind runs its own way)
+  CHECK_EQ(str(groups_of(list(make_copy_step(in({1, 8}), out(0, {1, 8}, {8, 1})), add_step(out(8, {1, 8}, {8, 1})),
+                              add_step(out(16, {1, 8}, {8, 1})), make_copy_step(in({1, 8}), out(24, {1, 8}, {8, 1}))))),
+           "0 1 3 4 ");
+  // a step that declares no write runs alone
+  CHECK_EQ(str(groups_of(list(add_step(out(0, {1, 8}, {8, 1})), std::make_unique<Nop>(),
+                              add_step(out(8, {1, 8}, {8, 1}))))),
+           "0 1 2 3 ");
+}
+
+// Random programs of kernel steps over a 48-float output, some reading it, run on 1 and 4
+// threads: the output equals the steps applied one by one, in order, and some groups held
+// several steps.
+void test_kernel_groups_run() {
+  std::mt19937_64 rng(11);
+  auto pick = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  auto random_view = [&](const std::vector<std::int64_t>& sizes) {
+    std::vector<std::int64_t> strides;
+    std::int64_t lo = 0, hi = 0;
+    for (auto n : sizes) {
+      strides.push_back(pick(-5, 5));  // reach at most 40 of the 48 floats
+      const std::int64_t reach = strides.back() * (n - 1);
+      (reach < 0 ? lo : hi) += reach;
+    }
+    return out(pick(-lo, 47 - hi), sizes, strides);
+  };
+  auto bytes = [](const View& v) { return bytes_of(region_of(v)); };
+  int mismatches = 0, grouped = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<std::unique_ptr<const Step>> steps;
+    std::vector<const AddStep*> order;
+    const int n = static_cast<int>(pick(2, 12));
+    while (static_cast<int>(steps.size()) < n) {
+      std::vector<std::int64_t> sizes;
+      for (int d = static_cast<int>(pick(1, 2)); d > 0; --d) sizes.push_back(pick(1, 5));
+      const View d = random_view(sizes);
+      std::int64_t count = 1;
+      for (auto x : sizes) count *= x;
+      if (static_cast<std::int64_t>(bytes(d).size()) != 4 * count) continue;  // every element its own bytes
+      const bool reads = pick(0, 2) == 0;
+      const View s = reads ? random_view(sizes) : View{};
+      if (reads) {  // a step's source apart from its own destination (elements in any order)
+        bool meet = false;
+        const auto bd = bytes(d);
+        for (auto b : bytes(s)) meet = meet || bd.count(b);
+        if (meet) continue;
+      }
+      auto st = std::make_unique<AddStep>(d, reads ? &s : nullptr, static_cast<float>(pick(1, 9)));
+      order.push_back(st.get());
+      steps.push_back(std::move(st));
+    }
+    std::vector<float> expect(48);
+    for (std::size_t i = 0; i < 48; ++i) expect[i] = static_cast<float>(i);
+    for (const AddStep* a : order)  // one by one
+      for (std::int64_t k = 0; k < a->count(); ++k)
+        expect[static_cast<std::size_t>(a->at(a->dst, k) / 4)] =
+            a->add + (a->src.where.is_output ? expect[static_cast<std::size_t>(a->at(a->src, k) / 4)] : 0.f);
+    Program p;
+    p.steps = std::move(steps);
+    p.output_bytes = {48 * 4};
+    order_steps(p);
+    for (std::size_t g = 0; g + 1 < p.groups.size(); ++g) grouped += p.groups[g + 1] - p.groups[g] > 1;
+    for (const int threads : {1, 4}) {
+      p.threads = threads;
+      std::vector<float> buf(48);
+      for (std::size_t i = 0; i < 48; ++i) buf[i] = static_cast<float>(i);
+      std::byte* outs[1] = {reinterpret_cast<std::byte*>(buf.data())};
+      const std::pair<std::int64_t, std::int64_t> ext[1] = {{0, 48 * 4}};
+      run_program(p, nullptr, nullptr, 0, outs, ext, 1);
+      mismatches += buf != expect;
+    }
+  }
+  CHECK_EQ(mismatches, 0);
+  CHECK(grouped > 50);
+}
 }  // namespace
 
 int main() {
@@ -259,5 +394,7 @@ int main() {
   test_random_against_brute_force();
   test_order_known();
   test_order_random();
+  test_order_kernel_steps();
+  test_kernel_groups_run();
   return check::report();
 }

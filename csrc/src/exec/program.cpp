@@ -14,15 +14,13 @@ namespace {
 class CopyStep final : public Step {
  public:
   CopyStep(const View& s, const View& d)
-      : src(s.where), dst(d.where), writes(region_of(d)), reads(s.where.is_output ? region_of(s) : Region{}),
-        plan_(plan_convert(s.dtype, d.dtype, d.sizes, s.strides, d.strides)) {}
+      : src(s.where), dst(d.where), plan_(plan_convert(s.dtype, d.dtype, d.sizes, s.strides, d.strides)) {
+    declare(d, {&s});
+  }
   void run(const ExecContext& c) const override { run_copy(*plan_, src.in_ptr(c), dst.out_ptr(c), c.threads); }
   const CopyPlan* plan() const { return plan_.get(); }
 
   Operand src, dst;
-  // The declared regions: the destination's bytes, and the source's when it lies in an output
-  // (inputs that overlap an output are snapshotted before the steps run; constants never change).
-  Region writes, reads;
 
  private:
   std::shared_ptr<const CopyPlan> plan_;
@@ -93,33 +91,84 @@ bool apart(const Region& a, const Region& b) {
   return region_overlap(base, a, base, b, 1 << 12) == Overlap::kNo;
 }
 
-// Whether copy c may run in one region with the copies of g (all of whose pairs are apart).
-bool fits(const CopyStep& c, const std::vector<const CopyStep*>& g) {
-  for (const CopyStep* m : g) {
-    if (m->dst.buffer == c.dst.buffer && !apart(m->writes, c.writes)) return false;
-    if (c.src.is_output && c.src.buffer == m->dst.buffer && !apart(c.reads, m->writes)) return false;
-    if (m->src.is_output && m->src.buffer == c.dst.buffer && !apart(m->reads, c.writes)) return false;
-  }
+// Whether no byte of `a` (touches of output buffers) is proven to meet one of `b`.
+bool apart(const std::vector<Touch>& a, const std::vector<Touch>& b) {
+  for (const Touch& x : a)
+    for (const Touch& y : b)
+      if (x.buffer == y.buffer && !apart(x.region, y.region)) return false;
+  return true;
+}
+
+// Whether step s may run in one region with the steps of g (all of whose pairs are apart): none
+// writes what another writes or reads.
+bool fits(const Step& s, const std::vector<const Step*>& g) {
+  for (const Step* m : g)
+    if (!apart(s.writes, m->writes) || !apart(s.reads, m->writes) || !apart(s.writes, m->reads)) return false;
   return true;
 }
 }  // namespace
+
+void Step::declare(const View& out, std::initializer_list<const View*> ins) {
+  writes.push_back(Touch{out.where.buffer, region_of(out)});
+  for (const View* v : ins)
+    if (v && v->where.is_output) reads.push_back(Touch{v->where.buffer, region_of(*v)});
+}
 
 void order_steps(Program& p) {
   p.groups.clear();
   p.copies.clear();
   p.others.clear();
-  std::vector<const CopyStep*> g;  // the current group's copies (empty: it holds another step)
+  p.kernels.clear();
+  std::vector<const Step*> g;  // the current group (copies or kernel steps; empty: another step)
+  bool copies = false;         // which of the two g holds
   for (std::size_t i = 0; i < p.steps.size(); ++i) {
-    const auto* c = dynamic_cast<const CopyStep*>(p.steps[i].get());
-    if (!(c && !g.empty() && g.size() < kGroup && fits(*c, g))) {
+    const Step* s = p.steps[i].get();
+    const auto* c = dynamic_cast<const CopyStep*>(s);
+    const auto* k = c || s->writes.empty() ? nullptr : dynamic_cast<const KernelStep*>(s);
+    if (!((c || k) && !g.empty() && copies == (c != nullptr) && g.size() < kGroup && fits(*s, g))) {
       p.groups.push_back(static_cast<std::uint32_t>(i));
       g.clear();
     }
-    if (c) g.push_back(c);
+    if (c || k) g.push_back(s);
+    copies = c != nullptr;
     p.copies.push_back(c ? Program::CopyRef{c->plan(), c->src, c->dst} : Program::CopyRef{nullptr, {}, {}});
+    p.kernels.push_back(k);
     if (!c) p.others.push_back(static_cast<std::uint32_t>(i));
   }
   p.groups.push_back(static_cast<std::uint32_t>(p.steps.size()));
+}
+
+void KernelStep::run(const ExecContext& c) const {
+  const KernelStep* self = this;
+  run_kernel_steps(&self, 1, c);
+}
+
+void run_kernel_steps(const KernelStep* const* steps, std::size_t n, const ExecContext& c) {
+  if (n == 1) {  // alone: exactly parallel_ranges over its items
+    const KernelStep::Work w = steps[0]->work(c);
+    parallel_ranges(w.items, threads_for_bytes(w.bytes, c.threads), w.align,
+                    [&](std::int64_t lo, std::int64_t hi) { steps[0]->part(c, lo, hi); });
+    return;
+  }
+  std::vector<Split> splits;
+  splits.reserve(n);
+  std::uint64_t bytes = 0;
+  std::vector<KernelStep::Work> work(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    work[i] = steps[i]->work(c);
+    bytes += work[i].bytes;
+  }
+  const int nt = threads_for_bytes(bytes, c.threads);
+  std::vector<std::int64_t> first(n + 1, 0);  // step i's parts are [first[i], first[i + 1])
+  for (std::size_t i = 0; i < n; ++i) {
+    splits.emplace_back(std::max<std::int64_t>(work[i].items, 0), work[i].align, nt);
+    first[i + 1] = first[i] + splits[i].parts;
+  }
+  parallel_items(first[n], nt, [&](std::int64_t q) {
+    const auto i = static_cast<std::size_t>(std::upper_bound(first.begin(), first.end(), q) - first.begin() - 1);
+    const std::int64_t t = q - first[i];
+    steps[i]->part(c, splits[i].lo(t), splits[i].hi(t));
+  });
 }
 
 void run_program(const Program& program, const std::byte* const* inputs,
@@ -172,7 +221,8 @@ void run_program(const Program& program, const std::byte* const* inputs,
     const std::size_t a = program.groups[g], n = program.groups[g + 1] - a;
     const Program::CopyRef* c = program.copies.data() + a;
     if (!c->plan) {
-      program.steps[a]->run(ctx);
+      if (n > 1) run_kernel_steps(program.kernels.data() + a, n, ctx);
+      else program.steps[a]->run(ctx);
       continue;
     }
     if (n == 1) {  // the team sized once (threads_for_bytes may grant a probe of the team cap)

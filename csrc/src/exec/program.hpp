@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,6 +55,12 @@ struct View {
   std::size_t width() const { return itemsize(dtype); }
 };
 
+/// Bytes of output buffer `buffer` that a step writes or reads.
+struct Touch {
+  int buffer = 0;
+  Region region;
+};
+
 class Step {
  public:
   virtual ~Step() = default;
@@ -61,7 +68,42 @@ class Step {
   /// check() on every step before run() on any step.
   virtual void check(const ExecContext&) const {}
   virtual void run(const ExecContext&) const = 0;
+
+  /// The declared regions: the output bytes the step writes, and the output bytes it reads
+  /// (inputs that overlap an output are snapshotted before any step runs, and constants never
+  /// change, so only outputs count). order_steps() runs a step beside others only when it
+  /// declares a write and every pair of members is proven apart.
+  std::vector<Touch> writes, reads;
+
+ protected:
+  /// Declares view `out` written and each output view among `ins` read.
+  void declare(const View& out, std::initializer_list<const View*> ins);
 };
+
+/// The engine's kernel step over K operands: one output view and any number of views of inputs,
+/// outputs or constants, of any element widths, declared at construction (their regions are
+/// the step's). The engine runs its kernel in parts of [0, work().items) split at multiples of
+/// work().align, claimed first come, first served by a team sized by work().bytes; kernel steps
+/// whose regions order_steps() proves apart share one parallel region (run_kernel_steps).
+class KernelStep : public Step {
+ public:
+  struct Work {
+    std::int64_t items = 0, align = 1;
+    std::uint64_t bytes = 0;  // moved: sizes the team (threads_for_bytes)
+  };
+  /// This call's work (an in-place call may move fewer bytes).
+  virtual Work work(const ExecContext&) const = 0;
+  /// Items [lo, hi) on the calling thread; a part that streams ends with its store fence.
+  virtual void part(const ExecContext&, std::int64_t lo, std::int64_t hi) const = 0;
+  void run(const ExecContext& c) const final;
+
+ protected:
+  KernelStep(const View& out, std::initializer_list<const View*> ins) { declare(out, ins); }
+};
+
+/// Runs `n` kernel steps, whose declared regions are apart, in one parallel region: each step's
+/// items in up to a team's count of parts, all parts claimed first come, first served.
+void run_kernel_steps(const KernelStep* const* steps, std::size_t n, const ExecContext& c);
 
 struct Program {
   std::vector<std::unique_ptr<const Step>> steps;
@@ -90,14 +132,16 @@ struct Program {
   };
   std::vector<CopyRef> copies;
   std::vector<std::uint32_t> others;
+  /// Per step, the step as a kernel step (null: not one), for groups of kernel steps.
+  std::vector<const KernelStep*> kernels;
 };
 
-/// Groups the steps for execution, in their order: consecutive copy steps share one parallel
-/// region when each writes bytes of the outputs that no other member writes or reads (each copy
-/// declares its destination view, and a source view in an output, as its regions; exec/overlap
-/// proves them apart, and a pair it cannot prove apart is ordered). Any other step runs alone.
-/// Lowerings therefore never order steps themselves: a fill and a copy into the same window, or a
-/// copy that reads what an earlier one wrote, land in successive groups.
+/// Groups the steps for execution, in their order: consecutive copy steps, or consecutive kernel
+/// steps, share one parallel region when each writes bytes of the outputs that no other member
+/// writes or reads (their declared regions; exec/overlap proves them apart, and a pair it cannot
+/// prove apart is ordered). Any other step runs alone. Lowerings therefore never order steps
+/// themselves: a fill and a copy into the same window, or a copy that reads what an earlier one
+/// wrote, land in successive groups.
 void order_steps(Program& program);
 
 /// The bytes `v` touches, relative to its buffer pointer.

@@ -145,20 +145,19 @@ using TakeFn = void (*)(const TakeGeom&, const std::byte*, const std::byte*, std
 using TupleGatherFn = bool (*)(const TupleGatherGeom&, const std::byte*, const std::byte*, std::byte*, std::int64_t,
                                std::int64_t);
 
-class TakeStep final : public Step {
+class TakeStep final : public KernelStep {
  public:
-  TakeStep(const TakeGeom& g, TakeFn fn, IndexCheckSpec check) : g_(g), fn_(fn), check_(std::move(check)) {}
+  TakeStep(const TakeGeom& g, TakeFn fn, IndexCheckSpec check, const View& out, const View& in, const View& idx)
+      : KernelStep(out, {&in, &idx}), g_(g), fn_(fn), check_(std::move(check)) {}
   void check(const ExecContext& c) const override { check_indices(check_, c); }
-  void run(const ExecContext& c) const override {
-    const std::byte* in = g_.in.in_ptr(c);
-    const std::byte* idx = g_.idx.in_ptr(c);
-    std::byte* out = g_.out.out_ptr(c);
+  Work work(const ExecContext&) const override {
     const std::int64_t items = g_.outer.count() * g_.index.count();
-    const std::uint64_t bytes =
-        static_cast<std::uint64_t>(items) *
-        (itemsize(g_.idx_dtype) + 2 * itemsize(g_.dtype) * static_cast<std::uint64_t>(g_.inner.count()));
-    parallel_ranges(items, threads_for_bytes(bytes, c.threads), 1,
-                    [&](std::int64_t lo, std::int64_t hi) { fn_(g_, in, idx, out, lo, hi); });
+    return {items, 1,
+            static_cast<std::uint64_t>(items) *
+                (itemsize(g_.idx_dtype) + 2 * itemsize(g_.dtype) * static_cast<std::uint64_t>(g_.inner.count()))};
+  }
+  void part(const ExecContext& c, std::int64_t lo, std::int64_t hi) const override {
+    fn_(g_, g_.in.in_ptr(c), g_.idx.in_ptr(c), g_.out.out_ptr(c), lo, hi);
   }
 
  private:
@@ -213,12 +212,13 @@ class TupleGatherStep final : public Step {
 
 }  // namespace
 
-std::unique_ptr<const Step> make_take_step(const TakeGeom& g, IndexCheckSpec check) {
+std::unique_ptr<const Step> make_take_step(const TakeGeom& g, IndexCheckSpec check, const View& out, const View& in,
+                                           const View& idx) {
   const TakeFn fn = dispatch_index(g.idx_dtype, [&](auto itag) {
     using I = decltype(itag);
     return dispatch_width(itemsize(g.dtype), [&](auto w) -> TakeFn { return &gather_items<I, decltype(w)::value>; });
   });
-  return std::make_unique<TakeStep>(g, fn, std::move(check));
+  return std::make_unique<TakeStep>(g, fn, std::move(check), out, in, idx);
 }
 
 std::unique_ptr<const Step> make_tuple_gather_step(const TupleGatherGeom& g, IndexCheckSpec check) {

@@ -67,7 +67,9 @@ struct TakeGeom {
   DataType dtype = DataType::UNKNOWN;
   DataType idx_dtype = DataType::UNKNOWN;
 };
-std::unique_ptr<const Step> make_take_step(const TakeGeom& g, IndexCheckSpec check);
+/// `out`, `in` and `idx`: the operands' views, for the step's declared regions.
+std::unique_ptr<const Step> make_take_step(const TakeGeom& g, IndexCheckSpec check, const View& out, const View& in,
+                                           const View& idx);
 
 /// Gather by index tuples: out[t, s] = in[batch(t), idx[t, :], s].
 struct TupleGatherGeom {

@@ -30,10 +30,11 @@ constexpr std::array<LevelRow, 1> kTable1{{{FeatureLevel::FL_5_1, 2, 4, kAllType
 constexpr std::int64_t kInt32Min = std::numeric_limits<std::int32_t>::min();
 constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 
-class BandStep final : public Step {
+class BandStep final : public KernelStep {
  public:
   BandStep(const View& out, const View* in, const Scalar& value, std::int64_t begin, std::int64_t end)
-      : out_(out.where), width_(out.width()), value_(element_slot(value)), begin_(begin), end_(end) {
+      : KernelStep(out, {in}), out_(out.where), width_(out.width()), value_(element_slot(value)), begin_(begin),
+        end_(end) {
     const int n = out.ndim();
     for (int i = 0; i + 1 < n; ++i) {  // batches and rows; the last dimension is the columns
       const auto u = static_cast<std::size_t>(i);
@@ -52,11 +53,14 @@ class BandStep final : public Step {
     const std::int64_t band = begin <= end ? std::min(end - begin, cols_) : cols_;
     band_bytes_ = rows * static_cast<std::uint64_t>(band) * width_;
   }
-  void run(const ExecContext& c) const override {
+  Work work(const ExecContext& c) const override {
+    return {rows_.count(), 1, in_place(c) ? band_bytes_ : bytes_};  // what this run writes (at most)
+  }
+  void part(const ExecContext& c, std::int64_t lo, std::int64_t hi) const override {
     std::byte* out = out_.out_ptr(c);
     const std::byte* in = has_in_ ? in_.in_ptr(c) : nullptr;
-    const bool skip_in = has_in_ && same_strides_ && in == out;  // in place: outside the band is already x
-    const std::uint64_t bytes = skip_in ? band_bytes_ : bytes_;  // what this run writes (at most)
+    const bool skip_in = in_place(c);  // outside the band is already x
+    const std::uint64_t bytes = skip_in ? band_bytes_ : bytes_;
     const int lw = width_ == 1 ? 0 : width_ == 2 ? 1 : width_ == 4 ? 2 : 3;  // the table's log2(width)
     const auto& k = active_kernels().k[bytes >= stream_threshold() ? 1 : 0];
     const auto w = static_cast<std::int64_t>(width_);
@@ -70,29 +74,31 @@ class BandStep final : public Step {
                                                                                                  ocs_);
     };
     const std::int64_t C = cols_;
-    parallel_ranges(rows_.count(), threads_for_bytes(bytes, c.threads), 1, [&](std::int64_t lo, std::int64_t hi) {
-      for_runs(rows_, lo, hi, [&](const std::array<std::int64_t, 2>& off, std::int64_t r0, std::int64_t r1) {
-        for (std::int64_t r = r0; r < r1; ++r) {
-          std::byte* d = out + off[0] + r * rows_.inner_st(0);
-          const std::byte* s = has_in_ ? in + off[1] + r * rows_.inner_st(1) : nullptr;
+    for_runs(rows_, lo, hi, [&](const std::array<std::int64_t, 2>& off, std::int64_t r0, std::int64_t r1) {
+      for (std::int64_t r = r0; r < r1; ++r) {
+        std::byte* d = out + off[0] + r * rows_.inner_st(0);
+        const std::byte* s = has_in_ ? in + off[1] + r * rows_.inner_st(1) : nullptr;
           // t = col - row: begin <= t < end is r + begin <= col < r + end
-          const bool band_in_middle = begin_ <= end_;
-          const std::int64_t x = std::clamp<std::int64_t>(r + (band_in_middle ? begin_ : end_), 0, C);
-          const std::int64_t y = std::clamp<std::int64_t>(r + (band_in_middle ? end_ : begin_), 0, C);
-          const std::int64_t cuts[4] = {0, x, y, C};
-          for (int part = 0; part < 3; ++part) {
-            const std::int64_t c0 = cuts[part], n = cuts[part + 1] - c0;
-            if (n <= 0) continue;
-            if ((part == 1) == band_in_middle) fill(&value, d + c0 * ocs_, n);
-            else if (!has_in_) fill(&zero, d + c0 * ocs_, n);
-            else if (!skip_in) copy(s + c0 * ics_, d + c0 * ocs_, n);
-          }
+        const bool band_in_middle = begin_ <= end_;
+        const std::int64_t x = std::clamp<std::int64_t>(r + (band_in_middle ? begin_ : end_), 0, C);
+        const std::int64_t y = std::clamp<std::int64_t>(r + (band_in_middle ? end_ : begin_), 0, C);
+        const std::int64_t cuts[4] = {0, x, y, C};
+        for (int piece = 0; piece < 3; ++piece) {
+          const std::int64_t c0 = cuts[piece], n = cuts[piece + 1] - c0;
+          if (n <= 0) continue;
+          if ((piece == 1) == band_in_middle) fill(&value, d + c0 * ocs_, n);
+          else if (!has_in_) fill(&zero, d + c0 * ocs_, n);
+          else if (!skip_in) copy(s + c0 * ics_, d + c0 * ocs_, n);
         }
-      });
+      }
     });
   }
 
  private:
+  bool in_place(const ExecContext& c) const {  // the input the identical view of the output
+    return has_in_ && same_strides_ && in_.in_ptr(c) == out_.out_ptr(c);
+  }
+
   Operand out_, in_;
   std::size_t width_;
   std::uint64_t value_;  // element_slot: the element at offset 0

@@ -57,7 +57,7 @@ void lower(Lowering& l, const GatherDesc& desc) {
   c.skip_leading = idx.ndim() - d;
   c.bound = {g.N};
   c.axis = {axis};
-  l.p.steps.push_back(index::make_take_step(g, std::move(c)));
+  l.p.steps.push_back(index::make_take_step(g, std::move(c), out, in, idx));
 }
 
 // Call: x, indices -> out (numpy take's shapes; validated with leading 1s added, since the

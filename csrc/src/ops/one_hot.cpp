@@ -40,11 +40,13 @@ struct Geom {
   Operand idx, values, out;
 };
 
-class OneHotStep final : public Step {
+class OneHotStep final : public KernelStep {
  public:
-  OneHotStep(const Geom& g, DataType idx_dtype, std::size_t width, std::uint64_t bytes)
-      : g_(g), idx_slot_(static_cast<int>(idx_dtype)), lw_(log2_width(width)), width_(width), bytes_(bytes) {}
-  void run(const ExecContext& c) const override {
+  OneHotStep(const Geom& g, const View& out, const View& idx, const View& values, std::uint64_t bytes)
+      : KernelStep(out, {&idx, &values}), g_(g), idx_slot_(static_cast<int>(idx.dtype)), lw_(log2_width(out.width())),
+        width_(out.width()), bytes_(bytes) {}
+  Work work(const ExecContext&) const override { return {g_.lines.count(), 64, bytes_}; }
+  void part(const ExecContext& c, std::int64_t lo, std::int64_t hi) const override {
     const std::byte* idx = g_.idx.in_ptr(c);
     const std::byte* values = g_.values.in_ptr(c);
     std::byte* out = g_.out.out_ptr(c);
@@ -52,10 +54,8 @@ class OneHotStep final : public Step {
     std::memcpy(&p.off, values, width_);  // each element's bytes at the start of its slot
     std::memcpy(&p.on, values + g_.on_at, width_);
     const OneHotKernel k = active_kernels().one_hot[idx_slot_][lw_];
-    parallel_ranges(g_.lines.count(), threads_for_bytes(bytes_, c.threads), 64, [&](std::int64_t lo, std::int64_t hi) {
-      for_runs(g_.lines, lo, hi, [&](const std::array<std::int64_t, 2>& o, std::int64_t j0, std::int64_t j1) {
-        k(idx + o[0] + j0 * p.ji, out + o[1] + j0 * p.jo, j1 - j0, p);
-      });
+    for_runs(g_.lines, lo, hi, [&](const std::array<std::int64_t, 2>& o, std::int64_t j0, std::int64_t j1) {
+      k(idx + o[0] + j0 * p.ji, out + o[1] + j0 * p.jo, j1 - j0, p);
     });
   }
 
@@ -106,7 +106,7 @@ void lower(Lowering& l, const OneHotDesc& d) {
   g.out = out.where;
   const std::size_t w = out.width();
   const auto lines = static_cast<std::uint64_t>(g.lines.count());
-  l.p.steps.push_back(std::make_unique<OneHotStep>(g, idx.dtype, w,
+  l.p.steps.push_back(std::make_unique<OneHotStep>(g, out, idx, values,
                                                    lines *
                                                        (itemsize(idx.dtype) + static_cast<std::uint64_t>(g.D) * w)));
 }

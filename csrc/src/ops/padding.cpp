@@ -125,34 +125,32 @@ View piece_view(View v, int axis, const Piece& p, bool source) {
 // source rows too (`outer`), so the pass writes every row. Dimensions are the input's (CONSTANT:
 // coalesced where the inner one is unpadded and the input steps over it exactly); the last one
 // is contiguous in the input (its rows are the copied runs).
-class PadRowsStep final : public Step {
+class PadRowsStep final : public LinesStep {
  public:
   struct Dim {
     i64 m, s, o, is;  // interior size, start padding, output size, input byte stride
   };
   /// outer[q] (modes other than CONSTANT, q before the last dimension): the source coordinate of
   /// each output coordinate c outside the interior along q, at c (c < s) or c - m (c >= s + m).
-  PadRowsStep(Operand in, Operand out, std::vector<Dim> dims, i64 width, std::uint64_t value, bool fill,
+  PadRowsStep(const View& in, const View& out, std::vector<Dim> dims, i64 width, std::uint64_t value, bool fill,
               std::vector<i64> left, std::vector<i64> right, std::vector<std::vector<i64>> outer = {})
-      : in_(in), out_(out), d_(std::move(dims)), w_(width), value_(value), fill_(fill), left_(std::move(left)),
-        right_(std::move(right)), outer_(std::move(outer)) {
+      : LinesStep(out, {&in}, static_cast<i64>(out_bytes(dims, width)), value, width, fill), in_(in.where),
+        d_(std::move(dims)), w_(width), left_(std::move(left)), right_(std::move(right)), outer_(std::move(outer)) {
     os_.assign(d_.size(), w_);  // output byte strides (packed)
     for (std::size_t k = d_.size() - 1; k-- > 0;) os_[k] = os_[k + 1] * d_[k + 1].o;
-    bytes_ = os_[0] * d_[0].o;
-  }
-
-  void run(const ExecContext& c) const override {
-    const std::byte* src = in_.in_ptr(c);
-    std::byte* dst = out_.out_ptr(c);
-    // memcpy-class work: the copy planner's grain (its work_bytes) in time
-    const int nt = threads_for_bytes(static_cast<std::uint64_t>(bytes_) / 4, c.threads);
-    write_lines(dst, bytes_, value_, w_, fill_, nt, [&](LineWriter& w) {
-      if (fill_) part(w, src, dst);
-      else every_row(w, src, dst);
-    });
   }
 
  private:
+  static std::uint64_t out_bytes(const std::vector<Dim>& dims, i64 width) {
+    auto b = static_cast<std::uint64_t>(width);
+    for (const Dim& x : dims) b *= static_cast<std::uint64_t>(x.o);
+    return b;
+  }
+  void rows(const ExecContext& c, LineWriter& w, std::byte* dst) const override {
+    if (fill_) constant_rows(w, in_.in_ptr(c), dst);
+    else every_row(w, in_.in_ptr(c), dst);
+  }
+
   // Modes other than CONSTANT: every output row from the first one that ends after w.at, each
   // read from its source row (the interior's along each dimension, else outer_'s), a block of
   // interior rows along the second-last dimension per call.
@@ -204,8 +202,9 @@ class PadRowsStep final : public Step {
     }
   }
 
-  // The rows from the first one that ends after w.at, a block (the second-last dimension) per call.
-  void part(LineWriter& w, const std::byte* src, std::byte* dst) const {
+  // CONSTANT: the rows from the first one that ends after w.at, a block (the second-last
+  // dimension) per call.
+  void constant_rows(LineWriter& w, const std::byte* src, std::byte* dst) const {
     const KernelTable& k = active_kernels();
     const std::size_t R = d_.size(), last = R - 1;
     const i64 nb = d_[last].m * w_;
@@ -258,12 +257,10 @@ class PadRowsStep final : public Step {
     }
   }
 
-  Operand in_, out_;
+  Operand in_;
   std::vector<Dim> d_;
   std::vector<i64> os_;
-  i64 w_, bytes_ = 0;
-  std::uint64_t value_;
-  bool fill_;
+  i64 w_;
   std::vector<i64> left_, right_;  // RowMargins (modes other than CONSTANT)
   std::vector<std::vector<i64>> outer_;
 };
@@ -296,8 +293,7 @@ std::unique_ptr<Step> pad_rows_step(const View& in, const View& out, const Paddi
   if (v.empty() || (v.back().m > 1 && v.back().is != W)) return nullptr;
   const std::uint64_t value = element_slot(d.padding_value.cast(out.dtype));
   if (constant)
-    return std::make_unique<PadRowsStep>(in.where, out.where, std::move(v), W, value, true, std::vector<i64>{},
-                                         std::vector<i64>{});
+    return std::make_unique<PadRowsStep>(in, out, std::move(v), W, value, true, std::vector<i64>{}, std::vector<i64>{});
   const PadRowsStep::Dim& r = v.back();
   if (r.m * W < 64 || r.s > 64 || r.o - r.s - r.m > 64) return nullptr;
   // Tables of source coordinates for the border rows along outer dimensions: at most as many
@@ -327,8 +323,8 @@ std::unique_ptr<Step> pad_rows_step(const View& in, const View& out, const Paddi
   std::vector<i64> at = border(n - 1);  // the margins (at most 128 elements), as byte offsets
   for (i64& a : at) a *= W;
   std::vector<i64> left(at.begin(), at.begin() + r.s), right(at.begin() + r.s, at.end());
-  return std::make_unique<PadRowsStep>(in.where, out.where, std::move(v), W, value, false, std::move(left),
-                                       std::move(right), std::move(outer));
+  return std::make_unique<PadRowsStep>(in, out, std::move(v), W, value, false, std::move(left), std::move(right),
+                                       std::move(outer));
 }
 
 }  // namespace

@@ -174,16 +174,14 @@ void check_lengths(const Geom& g, const std::byte* len) {
 using Fn = void (*)(const Geom&, const std::byte*, const std::byte*, std::byte*, std::int64_t, std::int64_t);
 using CheckFn = void (*)(const Geom&, const std::byte*);
 
-class ReverseStep final : public Step {
+class ReverseStep final : public KernelStep {
  public:
-  ReverseStep(const Geom& g, Fn fn, CheckFn ck, std::uint64_t bytes) : g_(g), fn_(fn), check_(ck), bytes_(bytes) {}
+  ReverseStep(const Geom& g, const View& out, const View& in, const View& len, Fn fn, CheckFn ck, std::uint64_t bytes)
+      : KernelStep(out, {&in, &len}), g_(g), fn_(fn), check_(ck), bytes_(bytes) {}
   void check(const ExecContext& c) const override { check_(g_, g_.len.in_ptr(c)); }
-  void run(const ExecContext& c) const override {
-    const std::byte* len = g_.len.in_ptr(c);
-    const std::byte* in = g_.in.in_ptr(c);
-    std::byte* out = g_.out.out_ptr(c);
-    parallel_ranges(g_.lines.count(), threads_for_bytes(bytes_, c.threads), 64,
-                    [&](std::int64_t lo, std::int64_t hi) { fn_(g_, len, in, out, lo, hi); });
+  Work work(const ExecContext&) const override { return {g_.lines.count(), 64, bytes_}; }
+  void part(const ExecContext& c, std::int64_t lo, std::int64_t hi) const override {
+    fn_(g_, g_.len.in_ptr(c), g_.in.in_ptr(c), g_.out.out_ptr(c), lo, hi);
   }
 
  private:
@@ -236,7 +234,7 @@ void lower(Lowering& l, const ReverseSubsequencesDesc& d) {
       index::dispatch_index(len.dtype, [](auto itag) -> CheckFn { return &check_lengths<decltype(itag)>; });
   const auto lines = static_cast<std::uint64_t>(g.lines.count());
   l.p.steps.push_back(std::make_unique<ReverseStep>(
-      g, fn, ck, lines * (itemsize(len.dtype) + 2 * static_cast<std::uint64_t>(g.M) * w)));
+      g, out, in, len, fn, ck, lines * (itemsize(len.dtype) + 2 * static_cast<std::uint64_t>(g.M) * w)));
 }
 
 // Call: x, lengths (x's dimension count, size 1 at the axis) -> out; parameter: axis.

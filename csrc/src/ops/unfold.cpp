@@ -164,31 +164,30 @@ std::vector<Box> boxes(const View& in, const UnfoldDesc& d, const Geometry& g) {
 /// Each row is its run with the zeros around it, rows outside the box are zeros, and each 64-byte
 /// line is stored once, whole. (As separate steps, the one-element zero columns beside the rows
 /// were fills of their own, sharing every row's first line with the copy of the row.)
-class UnfoldRowsStep final : public Step {
+class UnfoldRowsStep final : public LinesStep {
  public:
   /// `in_nc`: the input's byte strides along N and C; `step[i]`: its byte step between window
   /// positions along spatial dimension i; `box_at[k]`: the byte offset of box k's first element.
-  UnfoldRowsStep(Operand in, Operand out, i64 N, i64 C, std::array<i64, 2> in_nc, std::vector<i64> step,
+  UnfoldRowsStep(const View& in, const View& out, i64 N, i64 C, std::array<i64, 2> in_nc, std::vector<i64> step,
                  std::vector<i64> blocks, std::vector<Box> boxes, std::vector<i64> box_at, i64 width)
-      : in_(in), out_(out), N_(N), C_(C), in_nc_(in_nc), step_(std::move(step)), blocks_(std::move(blocks)),
-        boxes_(std::move(boxes)), box_at_(std::move(box_at)), w_(width) {
+      : LinesStep(out, {&in}, out_bytes(N, C, blocks, boxes.size(), width), 0, width, true), in_(in.where), N_(N),
+        C_(C), in_nc_(in_nc), step_(std::move(step)), blocks_(std::move(blocks)), boxes_(std::move(boxes)),
+        box_at_(std::move(box_at)), w_(width) {
     const std::size_t D = blocks_.size();
     pos_st_.assign(D, w_);  // the output's byte stride along each window-position dimension
     for (std::size_t i = D - 1; i-- > 0;) pos_st_[i] = pos_st_[i + 1] * blocks_[i + 1];
     slab_ = pos_st_[0] * blocks_[0];
   }
 
-  void run(const ExecContext& c) const override {
-    const std::byte* src = in_.in_ptr(c);
-    std::byte* dst = out_.out_ptr(c);
-    const i64 bytes = N_ * C_ * static_cast<i64>(boxes_.size()) * slab_;
-    const int nt = threads_for_bytes(static_cast<std::uint64_t>(bytes) / 4, c.threads);  // as padding's rows
-    write_lines(dst, bytes, 0, w_, true, nt, [&](LineWriter& w) { part(w, src, dst); });
-  }
-
  private:
+  static i64 out_bytes(i64 N, i64 C, const std::vector<i64>& blocks, std::size_t boxes, i64 width) {
+    i64 b = N * C * static_cast<i64>(boxes) * width;
+    for (const i64 x : blocks) b *= x;
+    return b;
+  }
   // The slabs (one (n, c, offset) each: the offset's L positions) from the one holding w.at.
-  void part(LineWriter& w, const std::byte* src, std::byte* dst) const {
+  void rows(const ExecContext& c, LineWriter& w, std::byte* dst) const override {
+    const std::byte* src = in_.in_ptr(c);
     const KernelTable& k = active_kernels();
     const auto K = static_cast<i64>(boxes_.size());
     const std::size_t D = blocks_.size(), R = D >= 2 ? D - 2 : 0;  // R: the dimension handed to rows()
@@ -224,7 +223,7 @@ class UnfoldRowsStep final : public Step {
     }
   }
 
-  Operand in_, out_;
+  Operand in_;
   i64 N_, C_;
   std::array<i64, 2> in_nc_;
   std::vector<i64> step_, blocks_;
@@ -250,7 +249,7 @@ std::unique_ptr<Step> rows_step(const View& in, const View& out, const UnfoldDes
   for (std::size_t i = 0; i < D; ++i) step[i] = in.strides[2 + i] * d.strides[i];
   for (std::size_t k = 0; k < bx.size(); ++k)
     for (std::size_t i = 0; i < D; ++i) at[k] += bx[k].p0[i] * in.strides[2 + i];
-  return std::make_unique<UnfoldRowsStep>(in.where, out.where, in.sizes[0], in.sizes[1],
+  return std::make_unique<UnfoldRowsStep>(in, out, in.sizes[0], in.sizes[1],
                                           std::array<i64, 2>{in.strides[0], in.strides[1]}, std::move(step), g.blocks,
                                           std::move(bx), std::move(at), W);
 }

@@ -81,21 +81,27 @@ void parallel_items(std::int64_t count, int threads, F&& body) {
   for (std::int64_t i = 0; i < count; ++i) body(i);
 }
 
+/// [0, total) in `parts` contiguous parts whose bounds are multiples of `align` (except the
+/// end): the parts' count (at most `parts`, at least 1 when total > 0) and part p's bounds.
+struct Split {
+  std::int64_t total, align, units, parts;
+  Split(std::int64_t t, std::int64_t a, std::int64_t p) noexcept
+      : total(t), align(a < 1 ? 1 : a), units((t + align - 1) / align), parts(std::min(p, units)) {}
+  std::int64_t lo(std::int64_t p) const noexcept { return std::min(total, units * p / parts * align); }
+  std::int64_t hi(std::int64_t p) const noexcept { return std::min(total, units * (p + 1) / parts * align); }
+};
+
 /// Runs body(lo, hi) over [0, total) split into `threads` contiguous parts whose bounds are
 /// multiples of `align` (except the end), claimed first come, first served (parallel_items).
 template <class F>
 inline void parallel_ranges(std::int64_t total, int threads, std::int64_t align, F&& body) {
   if (total <= 0) return;
-  if (align < 1) align = 1;
-  const std::int64_t units = (total + align - 1) / align;
-  const std::int64_t nt = threads < units ? threads : units;
-  if (nt <= 1) {
+  const Split s(total, align, threads);
+  if (s.parts <= 1) {
     body(std::int64_t{0}, total);
     return;
   }
-  parallel_items(nt, static_cast<int>(nt), [&](std::int64_t t) {
-    body(std::min(total, units * t / nt * align), std::min(total, units * (t + 1) / nt * align));
-  });
+  parallel_items(s.parts, static_cast<int>(s.parts), [&](std::int64_t t) { body(s.lo(t), s.hi(t)); });
 }
 
 /// Runs body(part, lo, hi) for `parts` contiguous parts of [0, total) (bounds multiples of
@@ -105,12 +111,8 @@ inline void parallel_ranges(std::int64_t total, int threads, std::int64_t align,
 template <class F>
 inline void parallel_parts(std::int64_t total, int parts, int threads, std::int64_t align, F&& body) {
   if (total <= 0 || parts < 1) return;
-  if (align < 1) align = 1;
-  const std::int64_t units = (total + align - 1) / align;
-  const std::int64_t np = std::min<std::int64_t>(parts, units);
-  parallel_items(np, threads, [&](std::int64_t p) {
-    body(static_cast<int>(p), std::min(total, units * p / np * align), std::min(total, units * (p + 1) / np * align));
-  });
+  const Split s(total, align, parts);
+  parallel_items(s.parts, threads, [&](std::int64_t p) { body(static_cast<int>(p), s.lo(p), s.hi(p)); });
 }
 
 /// Tests and diagnostics: the current cap (1024 when not capped); reset lifts it.
