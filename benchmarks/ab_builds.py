@@ -1,14 +1,15 @@
 """A/B of two builds of strided, interleaved: each round runs one child process per build,
 alternating, and each child prints the median of N timed calls per case.
 
-    python benchmarks/ab_builds.py OLD_BUILD/python NEW_BUILD/python [--suite index|layout|pad]
+    python benchmarks/ab_builds.py OLD_BUILD/python NEW_BUILD/python [--suite index|layout|pad|steps]
         [--rounds 3] [--reps 9]
 
 index: float32 2048x4096 with random int64 indices (fixed seed), outputs preallocated (the
 bench_index.py arrays). layout: step-2 slices and NHWC -> NCHW transposes into numpy's own
 allocations (the compare.py layout rows' cases). Both on 2 threads. pad: reflect, edge and
 constant pads by 2 on the last two dimensions, into 34 and 33 MiB outputs (streamed) and cached
-ones, on 1 and 2 threads. Use it to check that a kernel change costs nothing, or what it gains;
+ones, on 1 and 2 threads. steps: the engine's kernel steps (sequence, band, one-hot, reverse
+subsequences, take, pad and unfold rows), a broadcast copy and two tiny calls, on 2 threads. Use it to check that a kernel change costs nothing, or what it gains;
 compare.py holds strided against memcpy and the peers.
 """
 
@@ -77,6 +78,44 @@ for shape in ((8, 64, 128, 128), (4, 32, 256, 256), (4, 64, 64, 64), (64, 100, 1
             cases[f"pad {shape} by 2 {mode}, {t} thread{'s' if t > 1 else ''} ({o.nbytes >> 20} MiB)"] = f
 """
 
+STEPS = r"""
+import sys, time
+import numpy as np
+import strided as sd
+sd.set_num_threads(2)
+rng = np.random.default_rng(1234)
+x = rng.random((4096, 8192), dtype=np.float32)
+o = np.empty_like(x)
+sq = rng.random((4096, 4096), dtype=np.float32)
+osq = np.empty_like(sq)
+lens = rng.integers(0, 4097, (1, 8192))
+i1m = rng.integers(0, 32, 1 << 20)
+o1h = np.empty((1 << 20, 32), np.float32)
+rows = rng.integers(0, 4096, 1024)
+og = np.empty((1024, 8192), np.float32)
+a64 = np.empty(1 << 24, np.int64)
+u = rng.random((1, 64, 56, 56), dtype=np.float32)
+ou = np.empty((1, 64 * 9, 56 * 56), np.float32)
+p4 = rng.random((8, 64, 128, 128), dtype=np.float32)
+op4 = np.empty((8, 64, 132, 132), np.float32)
+t4 = rng.random((4, 4), dtype=np.float32)
+ot4 = np.empty_like(t4)
+ti = rng.integers(0, 4, (4, 4))
+cases = {
+    "fill_sequence 16M int64": lambda: sd.fill_sequence(a64.shape, 0, 1, out=a64),
+    "triu 4096x4096 (fresh)": lambda: sd.triu(sq),
+    "eye 4096x4096": lambda: sd.eye((4096, 4096), dtype=np.float32, out=osq),
+    "one_hot 1M depth 32": lambda: sd.one_hot(i1m, 32, np.array([0, 1], np.float32), out=o1h),
+    "reverse_subsequences axis 0": lambda: sd.reverse_subsequences(x, lens, axis=0, out=o),
+    "gather 1024 rows of 8192": lambda: sd.gather(x, rows, axis=0, out=og),
+    "pad (8,64,128,128) by 2 reflect": lambda: sd.pad(p4, (0, 0, 2, 2), (0, 0, 2, 2), "reflect", out=op4),
+    "unfold (1,64,56,56) 3x3 pad 1": lambda: sd.unfold(u, (3, 3), begin=1, end=1, out=ou),
+    "broadcast row 8192 -> 4096x8192": lambda: sd.copy(np.broadcast_to(x[0], x.shape), out=o),
+    "tiny 4x4 reverse, 1000 calls": lambda: [sd.copy(t4[:, ::-1], out=ot4) for _ in range(1000)],
+    "tiny 4x4 gather_elements, 1000 calls": lambda: [sd.gather_elements(t4, ti, axis=0, out=ot4) for _ in range(1000)],
+}
+"""
+
 # Each suite fills `cases`; the child then prints each case's median of argv[1] timed calls.
 TIMING = r"""
 for name, f in cases.items():
@@ -87,7 +126,9 @@ for name, f in cases.items():
     print(f"{name}\t{sorted(ts)[len(ts) // 2] * 1e3:.2f}")
 """
 
-SUITES = {name: code + TIMING for name, code in (("index", INDEX), ("layout", LAYOUT), ("pad", PAD))}
+SUITES = {
+    name: code + TIMING for name, code in (("index", INDEX), ("layout", LAYOUT), ("pad", PAD), ("steps", STEPS))
+}
 
 
 def main() -> None:
