@@ -126,9 +126,7 @@ for name, f in cases.items():
     print(f"{name}\t{sorted(ts)[len(ts) // 2] * 1e3:.2f}")
 """
 
-SUITES = {
-    name: code + TIMING for name, code in (("index", INDEX), ("layout", LAYOUT), ("pad", PAD), ("steps", STEPS))
-}
+SUITES = {name: code + TIMING for name, code in (("index", INDEX), ("layout", LAYOUT), ("pad", PAD), ("steps", STEPS))}
 
 
 def main() -> None:
