@@ -11,7 +11,6 @@
 #include "ops/op.hpp"
 #include "plan/copy_plan.hpp"
 #include "plan/nest.hpp"
-#include "runtime/runtime.hpp"
 #include "runtime/simd.hpp"
 
 namespace strided::detail {

@@ -25,7 +25,6 @@
 #include "kernels/kernels.hpp"
 #include "ops/op.hpp"
 #include "plan/copy_plan.hpp"
-#include "runtime/runtime.hpp"
 #include "runtime/simd.hpp"
 #include "util/checked.hpp"
 #include "view/view.hpp"

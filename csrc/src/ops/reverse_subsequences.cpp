@@ -12,7 +12,6 @@
 #include "exec/call.hpp"
 #include "index/steps.hpp"
 #include "ops/op.hpp"
-#include "runtime/runtime.hpp"
 
 namespace strided::detail {
 namespace {
