@@ -1,11 +1,12 @@
 """A/B of two builds of strided, interleaved: each round runs one child process per build,
 alternating, and each child prints the median of N timed calls per case.
 
-    python benchmarks/ab_builds.py OLD_BUILD/python NEW_BUILD/python [--suite index|layout|pad|steps]
+    python benchmarks/ab_builds.py OLD_BUILD/python NEW_BUILD/python [--suite index|scatter|layout|pad|steps]
         [--rounds 3] [--reps 9]
 
 index: float32 2048x4096 with random int64 indices (fixed seed), outputs preallocated (the
-bench_index.py arrays). layout: step-2 slices and NHWC -> NCHW transposes into numpy's own
+bench_index.py arrays). scatter: scatter along either axis with int64 and int32 indices, plain
+and reduced (add, max), and scatter_nd with 4096-float rows, same arrays. layout: step-2 slices and NHWC -> NCHW transposes into numpy's own
 allocations (the compare.py layout rows' cases). Both on 2 threads. pad: reflect, edge and
 constant pads by 2 on the last two dimensions, into 34 and 33 MiB outputs (streamed) and cached
 ones, on 1 and 2 threads. steps: the engine's kernel steps (sequence, band, one-hot, reverse
@@ -116,6 +117,27 @@ cases = {
 }
 """
 
+SCATTER = r"""
+import sys, time
+import numpy as np
+import strided as sd
+sd.set_num_threads(2)
+R, C = 2048, 4096
+rng = np.random.default_rng(1234)
+x = rng.random((R, C), dtype=np.float32); u = rng.random((R, C), dtype=np.float32)
+out = np.empty_like(x)
+cases = {}
+for dt in (np.int64, np.int32):
+    i0 = rng.integers(0, R, (R, C)).astype(dt); i1 = rng.integers(0, C, (R, C)).astype(dt)
+    for r in ("none", "add", "max"):
+        cases[f"scatter {r} axis 1, {np.dtype(dt).name}"] = lambda i1=i1, r=r: sd.scatter(out, i1, u, axis=1, reduction=r, out=out)
+        cases[f"scatter {r} axis 0, {np.dtype(dt).name}"] = lambda i0=i0, r=r: sd.scatter(out, i0, u, axis=0, reduction=r, out=out)
+uq = rng.random((512, 4096), dtype=np.float32)
+rows = rng.integers(0, R, (512, 1))
+for r in ("none", "add"):
+    cases[f"scatter_nd {r}, 512 rows of 4096"] = lambda r=r: sd.scatter_nd(out, rows, uq, reduction=r, out=out)
+"""
+
 # Each suite fills `cases`; the child then prints each case's median of argv[1] timed calls.
 TIMING = r"""
 for name, f in cases.items():
@@ -126,7 +148,16 @@ for name, f in cases.items():
     print(f"{name}\t{sorted(ts)[len(ts) // 2] * 1e3:.2f}")
 """
 
-SUITES = {name: code + TIMING for name, code in (("index", INDEX), ("layout", LAYOUT), ("pad", PAD), ("steps", STEPS))}
+SUITES = {
+    name: code + TIMING
+    for name, code in (
+        ("index", INDEX),
+        ("scatter", SCATTER),
+        ("layout", LAYOUT),
+        ("pad", PAD),
+        ("steps", STEPS),
+    )
+}
 
 
 def main() -> None:

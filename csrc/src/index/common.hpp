@@ -75,6 +75,10 @@ struct OpNone {
   using type = T;
   static T apply(T, T u) noexcept { return u; }
 };
+template <class Op>
+inline constexpr bool is_op_none_v = false;
+template <class T>
+inline constexpr bool is_op_none_v<OpNone<T>> = true;
 template <class T>
 struct OpAdd {
   using type = T;

@@ -18,9 +18,6 @@
 namespace strided::detail::index {
 namespace {
 
-using TupleScatterFn = void (*)(const TupleScatterGeom&, const std::byte* idx, const std::byte* upd, std::byte* out,
-                                std::int64_t tlo, std::int64_t thi, std::int64_t slo, std::int64_t shi);
-
 /// The tuple at x: its target's byte offset in the output and linear position; false when a
 /// component is out of range.
 template <class I>
@@ -37,9 +34,15 @@ bool decode_tuple(const TupleScatterGeom& g, const std::byte* x, std::int64_t& d
   return true;
 }
 
-template <class I, class Op>
-void tuple_scatter_part(const TupleScatterGeom& g, const std::byte* idx, const std::byte* upd, std::byte* out,
-                        std::int64_t tlo, std::int64_t thi, std::int64_t slo, std::int64_t shi) {
+using DecodeFn = bool (*)(const TupleScatterGeom&, const std::byte* x, std::int64_t& dst, std::int64_t& lin);
+using TupleScatterFn = void (*)(const TupleScatterGeom&, DecodeFn, const std::byte* idx, const std::byte* upd,
+                                std::byte* out, std::int64_t tlo, std::int64_t thi, std::int64_t slo, std::int64_t shi);
+
+/// The walk for slices of 1024+ elements (see check()): a tuple's decoding, through `decode`, is
+/// small beside its slice, so this is compiled once per op, not once per op and index type.
+template <class Op>
+void tuple_scatter_part(const TupleScatterGeom& g, DecodeFn decode, const std::byte* idx, const std::byte* upd,
+                        std::byte* out, std::int64_t tlo, std::int64_t thi, std::int64_t slo, std::int64_t shi) {
   using T = typename Op::type;
   const std::int64_t Q = g.slice.count();
   const bool whole = slo == 0 && shi == Q;
@@ -51,8 +54,7 @@ void tuple_scatter_part(const TupleScatterGeom& g, const std::byte* idx, const s
              for (std::int64_t j = j0; j < j1; ++j) {
                std::int64_t dst, lin;
                // A tuple changed by another thread after the check is skipped (never written astray).
-               if (!decode_tuple<I>(g, idx + off[0] + j * g.tuples.inner_st(0), dst, lin) || lin < tlo || lin >= thi)
-                 continue;
+               if (!decode(g, idx + off[0] + j * g.tuples.inner_st(0), dst, lin) || lin < tlo || lin >= thi) continue;
                const std::byte* u = upd + off[1] + j * g.tuples.inner_st(1);
                std::byte* o = out + dst;
                if (whole && Q == 1) {
@@ -199,10 +201,10 @@ BucketSlot<O>& t_buckets() {
 template <class O>
 class TupleScatterStep final : public Step {
  public:
-  TupleScatterStep(const TupleScatterGeom& g, TupleScatterFn fn, BucketFn<O> bucket, ApplyFn<O> apply,
+  TupleScatterStep(const TupleScatterGeom& g, TupleScatterFn fn, DecodeFn decode, BucketFn<O> bucket, ApplyFn<O> apply,
                    IndexCheckSpec check, std::unique_ptr<const Step> copy, bool same_view)
-      : g_(g), fn_(fn), bucket_(bucket), apply_(apply), check_(std::move(check)), same_view_(same_view),
-        copy_(std::move(copy)) {}
+      : g_(g), fn_(fn), decode_(decode), bucket_(bucket), apply_(apply), check_(std::move(check)),
+        same_view_(same_view), copy_(std::move(copy)) {}
 
   void check(const ExecContext& c) const override {
     BucketSlot<O>& s = t_buckets<O>();
@@ -267,11 +269,12 @@ class TupleScatterStep final : public Step {
     const std::int64_t Q = g_.slice.count();
     const int nt = threads(c);
     if (nt > 1 && Q >= 1024) {
-      parallel_ranges(Q, nt, 64,
-                      [&](std::int64_t lo, std::int64_t hi) { fn_(g_, idx, upd, out, 0, g_.targets, lo, hi); });
+      parallel_ranges(Q, nt, 64, [&](std::int64_t lo, std::int64_t hi) {
+        fn_(g_, decode_, idx, upd, out, 0, g_.targets, lo, hi);
+      });
     } else {
       parallel_ranges(g_.targets, nt, 1,
-                      [&](std::int64_t lo, std::int64_t hi) { fn_(g_, idx, upd, out, lo, hi, 0, Q); });
+                      [&](std::int64_t lo, std::int64_t hi) { fn_(g_, decode_, idx, upd, out, lo, hi, 0, Q); });
     }
   }
 
@@ -339,6 +342,7 @@ class TupleScatterStep final : public Step {
 
   TupleScatterGeom g_;
   TupleScatterFn fn_;
+  DecodeFn decode_;
   BucketFn<O> bucket_;
   ApplyFn<O> apply_;
   IndexCheckSpec check_;
@@ -347,13 +351,14 @@ class TupleScatterStep final : public Step {
 };
 
 template <class O>
-std::unique_ptr<const Step> make_step(const TupleScatterGeom& g, ScatterReduction r, TupleScatterFn fn,
+std::unique_ptr<const Step> make_step(const TupleScatterGeom& g, ScatterReduction r, TupleScatterFn fn, DecodeFn decode,
                                       IndexCheckSpec check, std::unique_ptr<const Step> copy, bool same_view) {
   const BucketFn<O> bucket =
       dispatch_index(g.idx_dtype, [](auto itag) -> BucketFn<O> { return &bucket_part<decltype(itag), O>; });
   const ApplyFn<O> apply =
       dispatch_reduction(r, g.dtype, [](auto op) -> ApplyFn<O> { return &apply_entries<decltype(op), O>; });
-  return std::make_unique<TupleScatterStep<O>>(g, fn, bucket, apply, std::move(check), std::move(copy), same_view);
+  return std::make_unique<TupleScatterStep<O>>(g, fn, decode, bucket, apply, std::move(check), std::move(copy),
+                                               same_view);
 }
 
 /// Whether every target offset and every updates offset that bucket_part files fits 32 bits.
@@ -377,14 +382,13 @@ std::atomic<bool> g_compact{true};
 
 std::unique_ptr<const Step> make_tuple_scatter_step(const TupleScatterGeom& g, ScatterReduction r, IndexCheckSpec check,
                                                     std::unique_ptr<const Step> copy, bool same_view) {
-  const TupleScatterFn fn = dispatch_index(g.idx_dtype, [&](auto itag) {
-    using I = decltype(itag);
-    return dispatch_reduction(r, g.dtype,
-                              [&](auto op) -> TupleScatterFn { return &tuple_scatter_part<I, decltype(op)>; });
-  });
+  const TupleScatterFn fn =
+      dispatch_reduction(r, g.dtype, [](auto op) -> TupleScatterFn { return &tuple_scatter_part<decltype(op)>; });
+  const DecodeFn decode =
+      dispatch_index(g.idx_dtype, [](auto itag) -> DecodeFn { return &decode_tuple<decltype(itag)>; });
   if (g_compact.load(std::memory_order_relaxed) && offsets_fit_32(g))
-    return make_step<std::int32_t>(g, r, fn, std::move(check), std::move(copy), same_view);
-  return make_step<std::int64_t>(g, r, fn, std::move(check), std::move(copy), same_view);
+    return make_step<std::int32_t>(g, r, fn, decode, std::move(check), std::move(copy), same_view);
+  return make_step<std::int64_t>(g, r, fn, decode, std::move(check), std::move(copy), same_view);
 }
 
 void set_compact_entries(bool on) noexcept { g_compact.store(on, std::memory_order_relaxed); }
