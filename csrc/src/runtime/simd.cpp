@@ -73,7 +73,7 @@ bool has_avx2() noexcept {
   static const bool yes = x86_targets_from_cpuid().avx2;
   return yes;
 }
-bool has_avx512() noexcept {
+[[maybe_unused]] bool has_avx512() noexcept {  // unused without STRIDED_HAVE_AVX512
   static const bool yes = x86_targets_from_cpuid().avx512;
   return yes;
 }
@@ -82,7 +82,7 @@ bool has_avx2() noexcept {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2");
 }
-bool has_avx512() noexcept {
+[[maybe_unused]] bool has_avx512() noexcept {  // unused without STRIDED_HAVE_AVX512
   __builtin_cpu_init();  // libgcc also checks that the OS saves the ZMM state (XCR0)
   return has_avx2() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
          __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
@@ -96,7 +96,9 @@ const Target kTargets[] = {
 #endif
 #if defined(STRIDED_HAVE_X86_SIMD)
     {"avx2", &kernels_avx2, &has_avx2},
+#if defined(STRIDED_HAVE_AVX512)
     {"avx512", &kernels_avx512, &has_avx512},
+#endif
 #endif
 };
 
