@@ -115,12 +115,12 @@ decltype(auto) dispatch_checked_index(DataType t, F&& f) {
 // scatter_lines reads its indices through a reader: `each(p, stride, n, N, f)` calls f(k, pos)
 // for the n indices at p, `stride` bytes apart, skipping a position >= N (only possible when
 // another thread changed that index after the check: never written astray).
-// - DirectIndex compiles the index type into the loop: the plain scatter and the float
-//   reductions but products (kDirectOp: 13 ops x 4 index kinds) stay as tight as a copy.
+// - DirectIndex compiles the index type into the loop: the plain scatter and the float adds,
+//   minima and maxima (kDirectOp: 13 ops x 4 index kinds) stay as tight as a copy.
 // - ChunkedIndex reads 256 positions at a time through a function (one per index kind), then
 //   applies them: the other 27 reductions are compiled once each instead of once per index kind
-//   (with all 160 direct, this file took 51 s to compile at -O3 instead of 28, 135 s under ASan
-//   at -O1 instead of 96).
+//   (with all 160 direct, this file took 51 s to compile at -O3 instead of 35, 135 s under ASan
+//   at -O1 instead of 86).
 
 /// Positions of n indices at p, `stride` bytes apart (see pos_at).
 using PosFn = void (*)(const std::byte* p, std::int64_t stride, std::int64_t n, std::int64_t N, std::uint64_t* pos);
