@@ -118,7 +118,7 @@ def test_streamed(axis, threads, simd) -> None:
     old = sd._core._stream_threshold()
     sd._core._set_stream_threshold(0)
     try:
-        for shape, depth in (((300, 129), 37), ((5000,), 1), ((7, 3001), 3), ((40, 9), 20000)):
+        for shape, depth in (((300, 129), 37), ((5000,), 1), ((7, 3001), 3), ((10, 13), 20000)):
             idx = rng.integers(-depth - 2, depth + 2, size=shape).astype(np.int64)
             for dtype in (np.uint8, np.float16, np.float32, np.int64):
                 values = random_array(rng, (2,), dtype)

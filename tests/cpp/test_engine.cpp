@@ -185,13 +185,19 @@ int run_random_cases(std::mt19937_64& rng, int cases) {
   return bad;
 }
 
-// Big cases reach the threaded split, the streaming stores and whole micro-tiles.
+// Big cases reach the threaded split, the streaming stores and whole micro-tiles. The stream
+// threshold is lowered to 1 MiB for them, so that a few MiB reach the streaming kernels (at the
+// default 16 MiB these copies took most of this test's time, 81 s under qemu-user).
+constexpr std::int64_t kStream = std::int64_t{1} << 20;
+
 void big_case(std::size_t w, const V& sizes, const V& ss, const V& ds, std::size_t src_bytes, std::size_t dst_bytes,
-              std::int64_t soff, std::int64_t doff) {
+              std::int64_t soff, std::int64_t doff, bool stream) {
   std::vector<std::byte> src(src_bytes), a(dst_bytes), b(dst_bytes);
   std::mt19937_64 rng(42);
   for (auto& x : src) x = static_cast<std::byte>(rng());
   ref_copy(w, sizes, src.data() + soff, ss, b.data() + doff, ds);
+  const bool planned_stream = plan_copy(w, sizes, ss, ds)->stream;
+  CHECK_EQ(planned_stream, stream);  // the path this case is for
   for (const std::string& t : simd_supported()) {
     set_simd(t);
     for (int threads : {1, 2}) {
@@ -207,26 +213,31 @@ void big_case(std::size_t w, const V& sizes, const V& ss, const V& ds, std::size
 }
 
 void test_big() {
+  const std::uint64_t old = stream_threshold();
+  set_stream_threshold(static_cast<std::uint64_t>(kStream));
   for (std::int64_t w : {1, 2, 4, 8}) {
-    // transpose (R x C source, C x R destination), sizes not multiples of the tiles
-    const std::int64_t R = 1203, C = 2049;
-    big_case(static_cast<std::size_t>(w), {C, R}, {w, C * w}, {R * w, w}, static_cast<std::size_t>(R * C * w),
-             static_cast<std::size_t>(R * C * w), 0, 0);
+    const auto W = static_cast<std::size_t>(w);
+    // transpose (R x C source, C x R destination), sizes not multiples of the tiles; streamed
+    // for w = 8 only
+    const std::int64_t R = 303, C = 517;
+    const auto rc = static_cast<std::size_t>(R * C * w);
+    big_case(W, {C, R}, {w, C * w}, {R * w, w}, rc, rc, 0, 0, w == 8);
     // a streaming transpose, destination at an odd offset
-    const std::int64_t n = w == 1 ? 5000 : 2900;
-    big_case(static_cast<std::size_t>(w), {n, n}, {w, n * w}, {n * w, w}, static_cast<std::size_t>(n * n * w),
-             static_cast<std::size_t>(n * n * w + 64), 0, w);
-    // streaming reversal / contiguous / broadcast / gather with unaligned starts
-    const std::int64_t m = (std::int64_t{17} << 20) / w + 3;
+    const std::int64_t n = w == 1 ? 1205 : w == 2 ? 853 : w == 4 ? 603 : 427;
+    const auto nn = static_cast<std::size_t>(n * n * w);
+    big_case(W, {n, n}, {w, n * w}, {n * w, w}, nn, nn + 64, 0, w, true);
+    // streaming reversal / contiguous / broadcast, and a gather (not streamed), unaligned starts
+    const std::int64_t m = (kStream + kStream / 16) / w + 3;
     const auto mb = static_cast<std::size_t>(m * w + 64);
-    big_case(static_cast<std::size_t>(w), {m}, {-w}, {w}, mb, mb, (m - 1) * w + w, w);
-    big_case(static_cast<std::size_t>(w), {m}, {w}, {w}, mb, mb, w, 3 * w);
-    big_case(static_cast<std::size_t>(w), {m}, {0}, {w}, mb, mb, 0, w);
-    big_case(static_cast<std::size_t>(w), {m / 2}, {2 * w}, {w}, mb, mb, 0, w);
-    // rows of a split (contiguous runs in an outer loop)
-    big_case(static_cast<std::size_t>(w), {3000, 1000}, {2000 * w, w}, {1000 * w, w},
-             static_cast<std::size_t>(3000 * 2000 * w), static_cast<std::size_t>(3000 * 1000 * w), 0, 0);
+    big_case(W, {m}, {-w}, {w}, mb, mb, (m - 1) * w + w, w, true);
+    big_case(W, {m}, {w}, {w}, mb, mb, w, 3 * w, true);
+    big_case(W, {m}, {0}, {w}, mb, mb, 0, w, true);
+    big_case(W, {m / 2}, {2 * w}, {w}, mb, mb, 0, w, false);
+    // rows of a split (contiguous runs in an outer loop); streamed for w = 8 only
+    big_case(W, {750, 250}, {500 * w, w}, {250 * w, w}, static_cast<std::size_t>(750 * 500 * w),
+             static_cast<std::size_t>(750 * 250 * w), 0, 0, w == 8);
   }
+  set_stream_threshold(old);
 }
 
 // The CPUID/XCR0 detection (MSVC's) agrees with the compiler's (__builtin_cpu_supports, used by
