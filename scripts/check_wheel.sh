@@ -31,8 +31,9 @@
 #                      installs; elsewhere add PIP_EXTRA_INDEX_URL=https://download.pytorch.org/whl/cpu)
 # The build folder is pyproject.toml's build-dir (build/<wheel tag>); scikit-build-core configures
 # it afresh for every isolated build, so each run compiles everything: ccache is the compiler
-# launcher when it is installed (the library's objects come from it; the module's do not, since
-# pybind11's headers sit in a new temporary environment each time). An sdist's build shares the
+# launcher when it is installed (the library's objects come from it; the module's only when
+# CMAKE_ARGS names a fixed -Dpybind11_DIR, as .ci/run does, since otherwise pybind11's headers sit
+# in a new temporary environment each time). An sdist's build shares the
 # tree's objects when WORK lies under CCACHE_BASEDIR (.ci/run: the clone, WORK=build/ci-wheel), so
 # that both compile with the same relative paths.
 set -euo pipefail
