@@ -3,8 +3,8 @@
 #   mingw    64-bit Windows (mingw-w64, posix threads, OpenMP), tests under wine
 #   aarch64  64-bit Arm Linux (gcc-aarch64-linux-gnu, NEON kernels), tests under qemu-user
 # scripts/check_cross.sh [mingw|aarch64|all]   (env BUILD_JOBS, default 2; OPT, default the
-#   Release flags: CI passes OPT=-O1, which compiles in about half the time and still runs every
-#   kernel on the target; the speed of these builds is never measured)
+#   Release flags: CI passes OPT=-O0 for mingw and OPT=-O1 for aarch64, which compile much faster
+#   and still run every kernel on the target; the speed of these builds is never measured)
 # Installs the Debian packages it needs with apt-get when they are missing (CI runs as root).
 # The toolchain files are cmake/toolchains/*.cmake; the Python module is not cross-built.
 set -euo pipefail
