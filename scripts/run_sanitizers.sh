@@ -28,11 +28,12 @@ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_CXX_COMPILER="$CXX_BIN" -DCMAKE_C_COMPIL
 cmake --build "$BUILD" -j"${BUILD_JOBS:-2}"
 built=$(date +%s)
 rm -rf "$LOGDIR" && mkdir -p "$LOGDIR"
+LOGDIR=$(cd "$LOGDIR" && pwd)  # absolute: the runtimes' log_path (BUILD_DIR may be either)
 
 # log_path: reports land in files even when a test swallows stderr; halt on the first UBSan
 # finding (the build already uses -fno-sanitize-recover=undefined).
-export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:log_path=$PWD/$LOGDIR/asan"
-export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$PWD/$LOGDIR/ubsan"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:log_path=$LOGDIR/asan"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$LOGDIR/ubsan"
 status=0
 ctest --test-dir "$BUILD" --output-on-failure -j2 2>&1 | tee "$LOGDIR/ctest.log" || status=1
 ctest_done=$(date +%s)
@@ -51,7 +52,7 @@ python -c "import xdist" 2>/dev/null && par=(-n "${PYTEST_WORKERS:-2}" -p no:ben
 # Tests that only run the system's compilers and CMake on the headers (no sanitized code loads):
 # the plain suite runs them.
 skip=(--ignore=tests/test_build_config.py --deselect=tests/test_readme.py::test_cpp_block_compiles)
-ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:detect_odr_violation=0:log_path=$PWD/$LOGDIR/asan" \
+ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:detect_odr_violation=0:log_path=$LOGDIR/asan" \
 STRIDED_HYPOTHESIS_PROFILE="${STRIDED_HYPOTHESIS_PROFILE:-sanitize}" STRIDED_NO_TORCH=1 \
 PYTHONPATH="$BUILD/python" LD_PRELOAD="$preload" \
   python -m pytest -q -p no:cacheprovider "${par[@]}" tests "${skip[@]}" "$@" 2>&1 | tee "$LOGDIR/pytest.log" || status=1
