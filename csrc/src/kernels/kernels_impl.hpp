@@ -925,9 +925,9 @@ template <int W, bool One> void tile_rows_shifted(const byte* s, byte* d, i64 n1
 // Destination rows of n0 elements packed one after another (ds1 == n0*W; NCHW -> NHWC): m
 // destination rows at a time; the n0 source rows (far apart: staged, the next panel's prefetched).
 // Streamed (NT), a panel's source rows are staged while the previous panel's output is written
-// (two staging buffers): loads and stores in flight together, float32 C = 16..128 at 2 threads
-// 1.06-1.23x faster (16-64 MiB). Stored normally (outputs that fit the cache), the interleaved
-// stores evicted the staging buffers: float16 C = 32, 64 at 8 MiB ran 1.35-1.6x slower.
+// (two staging buffers): loads and stores in flight together; 16-64 MiB on 2 threads, float32
+// C = 24..128 1.14-1.28x faster, float16 C = 64, 128 1.15-1.23x. Stored normally (outputs that
+// fit the cache), the interleaved stores cost: float16 C = 32, 64 at 8 MiB 1.07-1.1x slower.
 template <int W, bool NT> void panel_rows(const byte* s, byte* d, i64 n1, i64 n0, i64 ss0) {
   constexpr i64 RC = panel_rc<W>();
   const i64 m = 2 * kPanel / (n0 * W) / RC * RC, RD = n0 * W;
