@@ -838,7 +838,7 @@ template <int W> inline void tile_area(const byte* sb, i64 RS, byte* db, i64 RD,
     for (i64 i = 0; i < rows; i += T) micro<W, false>(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
 }
 
-// b bytes (a multiple of SK_VB) from an aligned buffer; streamed from the first aligned vector.
+// n bytes from b to d; streamed (NT) from the first aligned vector of d.
 template <bool NT> inline void put_run(byte* d, const byte* b, i64 n) {
   i64 q = 0;
   if (NT) {
@@ -1007,10 +1007,23 @@ template <int W, bool NT> void panel_rows(const byte* s, byte* d, i64 n1, i64 n0
 
 // The mirror (ss0 == n1*W; NHWC -> NCHW): m packed source rows (contiguous) tiled into n1
 // destination row pieces of m elements.
+// Streamed (the source comes from memory), source rows longer than a line are first copied to L1
+// 8 KiB at a time, in order, and tiled from there. Tiled in place, each pass over a panel reads a
+// piece of every row, lines RS bytes apart, which memory serves slower than a sequential read.
+// Same process, 2 threads, 12-64 MiB: float32 C = 24..256 1.0-1.4x faster, float64 1.1-1.3x,
+// float16 C = 64..128 1.0-1.2x (C = 64 at 16 MiB 0.95-0.97x), uint8 C = 128..256 1.1-1.27x. Rows
+// of a line or less read sequentially anyway (staged: float16 C = 32, uint8 C = 64 1.13-1.15x
+// slower), and cached sources gain nothing (outputs stored normally: float16, uint8 1.06-1.18x
+// slower staged).
 template <int W, bool NT> void panel_cols(const byte* s, byte* d, i64 n1, i64 ds1, i64 n0) {
-  constexpr i64 T = tile_edge<W>();
+  constexpr i64 T = tile_edge<W>(), Q = 64 / W > T ? 64 / W : T;
   const i64 m = 4 * kPanel / (n1 * W) / T * T, RS = n1 * W;
+  // Strips of S rows (a multiple of Q: each fills whole buffer lines); S * RS <= kPanel, as
+  // k_transpose takes the panels only for T * RS <= kPanel.
+  const bool stage = NT && RS > 64;
+  const i64 S = 8192 / RS >= Q ? 8192 / RS / Q * Q : T;
   alignas(64) byte db[4 * kPanel + 64 * 64];
+  alignas(64) byte sb[kPanel];
   i64 i0 = 0;
   // Streamed rows that start inside a line (numpy's 16-byte alignment): the columns up to the
   // first line boundary first, so that every panel's pieces are whole lines (a piece of 1 KiB
@@ -1029,7 +1042,15 @@ template <int W, bool NT> void panel_cols(const byte* s, byte* d, i64 n1, i64 ds
     // L1 sets and evict each other between the pieces (float16 C = 32, rows 2 KiB apart, ran 3x
     // slower than C = 64). An odd row pitch spreads them over the sets.
     const i64 RD = w * W + (W <= 2 && n1 <= 64 && w * W % 128 == 0 ? 64 : 0);
-    tile_area<W>(s + i0 * RS, RS, db, RD, w, n1);
+    if (stage) {
+      for (i64 i = 0; i < w; i += S) {
+        const i64 h = imin(S, w - i);
+        put_run<false>(sb, s + (i0 + i) * RS, h * RS);
+        tile_area<W>(sb, RS, db + i * W, RD, h, n1);
+      }
+    } else {
+      tile_area<W>(s + i0 * RS, RS, db, RD, w, n1);
+    }
     for (i64 r = 0; r < n1; ++r) put_run<NT>(d + r * ds1 + i0 * W, db + r * RD, w * W);
   }
   for (i64 r = 0; r < n1; ++r)
