@@ -214,18 +214,39 @@ void scatter_lines(const ElementsGeom& g, PosFn read, const std::byte* idx, cons
     if (tile == 1) {
       for (std::int64_t j = j0; j < j1; ++j) {
         std::byte* ol = ob + j * jo;
-        if (j + 1 < j1) prefetch_line(ol + jo, N, ao, E);
+        const bool dense = ai == ix.width() && au == E && ao == E;
+        // Dense lines spread the next line's prefetches over this one's updates, one line per
+        // K / L of them: L prefetches issued at once (256 for 4096 floats) queue on the few miss
+        // buffers and hold up the stores behind them. Same process, 2048x4096: float32 1.27x
+        // faster on 1 thread, 1.03-1.25x on 2 (256x4096: 1.3-1.4x); 2 threads, float64 1.3x,
+        // reduction add 1.45x, int32 mul / max 1.07-1.14x, uint8 1.0x.
+        const std::int64_t L = (N * E + 63) / 64;
+        const bool spread = dense && !nb && j + 1 < j1 && N * E <= 64 * 1024 && K >= L;
+        if (j + 1 < j1 && !spread) prefetch_line(ol + jo, N, ao, E);
         if (nb) {
           const std::byte* nl = nb + j * jn;
           for (std::int64_t n = 0; n < N; ++n) store<T>(ol + n * ao, load<T>(nl + n * an));
         }
         const std::byte* il = ib + j * ji;
         const std::byte* ul = ub + j * ju;
-        if (ai == ix.width() && au == E && ao == E) {  // dense lines
-          ix.each_dense(il, K, N, [&](std::int64_t k, std::uint64_t p) {
-            std::byte* o = ol + static_cast<std::int64_t>(p) * E;
-            store<T>(o, Op::apply(load<T>(o), load<T>(ul + k * E)));
-          });
+        if (dense) {
+          const auto run = [&](std::int64_t k0, std::int64_t n) {  // updates [k0, k0 + n)
+            const std::byte* uk = ul + k0 * E;
+            ix.each_dense(il + k0 * ix.width(), n, N, [&](std::int64_t k, std::uint64_t p) {
+              std::byte* o = ol + static_cast<std::int64_t>(p) * E;
+              store<T>(o, Op::apply(load<T>(o), load<T>(uk + k * E)));
+            });
+          };
+          std::int64_t k0 = 0;
+          if (spread) {
+            const std::byte* next = ol + jo;
+            for (std::int64_t l = 0, b = K / L; l < L; ++l, k0 += b) {
+              prefetch(next + l * 64);
+              run(k0, b);
+            }
+            prefetch(next + N * E - 1);
+          }
+          run(k0, K - k0);
           continue;
         }
         ix.each(il, ai, K, N, [&](std::int64_t k, std::uint64_t p) {
