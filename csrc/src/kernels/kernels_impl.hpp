@@ -1010,11 +1010,11 @@ template <int W, bool NT> void panel_rows(const byte* s, byte* d, i64 n1, i64 n0
 // Streamed (the source comes from memory), source rows longer than a line are first copied to L1
 // 8 KiB at a time, in order, and tiled from there. Tiled in place, each pass over a panel reads a
 // piece of every row, lines RS bytes apart, which memory serves slower than a sequential read.
-// Same process, 2 threads, 12-64 MiB: float32 C = 24..256 1.0-1.4x faster, float64 1.1-1.3x,
-// float16 C = 64..128 1.0-1.2x (C = 64 at 16 MiB 0.95-0.97x), uint8 C = 128..256 1.1-1.27x. Rows
-// of a line or less read sequentially anyway (staged: float16 C = 32, uint8 C = 64 1.13-1.15x
-// slower), and cached sources gain nothing (outputs stored normally: float16, uint8 1.06-1.18x
-// slower staged).
+// Same process, 2 threads, 8-128 MiB: float32 C = 24..256 1.0-1.4x faster, float64 1.0-1.3x,
+// float16 C = 64..256 1.0-1.3x (C = 64 at 16 MiB 0.93-1.01x), uint8 C = 128..256 1.05-1.27x. Rows
+// of a line or less read sequentially anyway (staged: float32 C = 16, float16 C = 32, uint8
+// C = 64 1.04-1.18x slower), and cached sources gain nothing (outputs stored normally: float16,
+// uint8 1.06-1.18x slower staged).
 template <int W, bool NT> void panel_cols(const byte* s, byte* d, i64 n1, i64 ds1, i64 n0) {
   constexpr i64 T = tile_edge<W>(), Q = 64 / W > T ? 64 / W : T;
   const i64 m = 4 * kPanel / (n1 * W) / T * T, RS = n1 * W;
