@@ -310,6 +310,34 @@ def test_streaming_sizes(target, threads, dtype):
     assert out_buf[0] == 0
 
 
+@pytest.mark.parametrize("offset", range(0, 64, 4))
+def test_streamed_rows_at_every_offset_in_a_line(target, offset):
+    """Streamed rows that start anywhere in a cache line (each row's last line shared with the
+    next row's first): broadcast rows, a depth_to_space interleave, rows of a 2-d copy. The
+    bytes around the output stay untouched."""
+    rng = np.random.default_rng(offset)
+    old = _core._stream_threshold()
+    _core._set_stream_threshold(0)
+    try:
+        buf = np.zeros(64 * 250 * 4 + 256, np.uint8)
+        start = (-buf.ctypes.data) % 64 + offset
+        out = buf[start : start + 64 * 250 * 4].view(np.float32).reshape(64, 250)
+        row = rng.standard_normal(250).astype(np.float32)
+        sd.copy(row, out)
+        assert_same(out, np.broadcast_to(row, out.shape).copy())
+        x = rng.standard_normal((64, 500)).astype(np.float32)
+        sd.copy(x[:, 100:350], out)
+        assert_same(out, x[:, 100:350].copy())
+        d2s = buf[start : start + 16 * 256 * 4].view(np.float32).reshape(1, 1, 16, 256)
+        y = rng.standard_normal((1, 4, 8, 128)).astype(np.float32)
+        sd.depth_to_space(y, 2, "DCR", out=d2s)
+        want = y.reshape(1, 2, 2, 1, 8, 128).transpose(0, 3, 4, 1, 5, 2).reshape(1, 1, 16, 256)
+        assert_same(d2s, want)
+        assert not buf[:start].any() and not buf[start + 64 * 250 * 4 :].any()
+    finally:
+        _core._set_stream_threshold(old)
+
+
 def test_special_values_survive(target):
     # quiet and signalling NaNs with payloads, -0.0, infinities, as raw bit patterns
     pats = {
