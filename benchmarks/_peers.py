@@ -12,7 +12,8 @@ A suite module (benchmarks/peers_<area>.py) declares groups on import:
 ``nbytes`` is (bytes read + bytes written) / 2 of one call: a memcpy of ``nbytes`` moves as much,
 so "/ memcpy" is the fraction of the bandwidth bound (compare.py adds that memcpy row per group).
 Goals: ``peers(names, k)``: the fastest of those peers' medians / strided's >= k;
-``memcpy(k)``: memcpy's median / strided's >= k; ``one_thread(k)``: strided on one thread /
+``memcpy(k)``: memcpy's median / strided's >= k (compare.py also prints strided's speed against a
+copy of the same bytes with streamed stores, "memcpy streamed": the bound of a kernel that streams); ``one_thread(k)``: strided on one thread /
 strided at the run's thread count >= k (compare.py adds the "strided @1" row). Peers that are not
 installed simply have no row; a goal whose peers are all missing prints "n/a".
 """
@@ -103,6 +104,30 @@ def memcpy_make(nbytes: int) -> Make:
     def make() -> Callable[[], object]:
         s, d = np.ones(nbytes, np.uint8), np.zeros(nbytes, np.uint8)
         return lambda: _core._memcpy(d, s, sd.get_num_threads())
+
+    return make
+
+
+def memcpy_streamed_make(nbytes: int) -> Make:
+    """The bound of a kernel whose stores stream (bypass the cache): strided's contiguous copy of
+    ``nbytes`` with the stream threshold at 0, so it streams at any size. glibc's memcpy streams
+    only above its non_temporal_threshold (192 MiB on the 2-core machine): at 12-16 MiB the memcpy
+    row's source and destination stay in a 32 MiB last-level cache between calls, and a kernel
+    that streams its output cannot keep up with it there; this row says how far from it one can
+    get at best (the transposes stream from 8 MiB, planner.cpp)."""
+
+    def make() -> Callable[[], object]:
+        s, d = np.ones(nbytes, np.uint8), np.zeros(nbytes, np.uint8)
+
+        def run() -> None:
+            old = _core._stream_threshold()
+            _core._set_stream_threshold(0)
+            try:
+                sd.copy(s, out=d)
+            finally:
+                _core._set_stream_threshold(old)
+
+        return run
 
     return make
 

@@ -1,6 +1,7 @@
 """The whole peer table: every group of benchmarks/peers_*.py, strided against numpy, torch,
-ONNX Runtime (where installed) and a memcpy of the same bytes, interleaved in one run, with each
-group's goals and whether the medians meet them.
+ONNX Runtime (where installed) and a memcpy of the same bytes (and, for the memcpy goals, a copy
+whose stores stream: the bound of a kernel that streams its output), interleaved in one run, with
+each group's goals and whether the medians meet them.
 
     PYTHONPATH=build/<dir>/python python benchmarks/compare.py --table [--threads 2] [--reps 7]
         [--filter S] [--busy K]
@@ -58,6 +59,7 @@ def _rows() -> List[Tuple[_peers.Group, str, Callable[[], Callable[[], object]]]
         impls = dict(g.impls)
         if any(goal.kind == "memcpy" for goal in g.goals):
             impls["memcpy"] = _peers.memcpy_make(g.nbytes)
+            impls["memcpy streamed"] = _peers.memcpy_streamed_make(g.nbytes)
         if any(goal.kind == "one_thread" for goal in g.goals) and "strided" in impls:
             impls["strided @1"] = _one_thread(impls["strided"])
         rows += [(g, name, make) for name, make in impls.items()]
@@ -105,12 +107,15 @@ def table(path: str) -> str:
         "| group | implementation | median | GB/s | strided's speed-up |",
         "|---|---|---|---|---|",
     ]
-    goals = ["", "| group | goal | ratio | met |", "|---|---|---|---|"]
+    # "of streamed": strided against a copy of the same bytes whose stores stream (_peers.py,
+    # memcpy_streamed_make), for the memcpy goals: where glibc's memcpy runs from the cache
+    # (12-16 MiB here), the goal can sit above what any kernel that streams its output reaches.
+    goals = ["", "| group | goal | ratio | met | of streamed |", "|---|---|---|---|---|"]
     met = total = 0
     for g in _peers.GROUPS:
         t = {
             name: med[f"{g.name} | {name}"]
-            for name in list(g.impls) + ["memcpy", "strided @1"]
+            for name in list(g.impls) + ["memcpy", "memcpy streamed", "strided @1"]
             if f"{g.name} | {name}" in med
         }
         if not t:
@@ -124,8 +129,10 @@ def table(path: str) -> str:
             ok = r is not None and r >= goal.k
             total += r is not None
             met += ok
+            st = t.get("memcpy streamed") if goal.kind == "memcpy" else None
+            of_st = f"{st / t['strided']:.2f}" if st is not None and "strided" in t else ""
             goals.append(
-                f"| {g.name} | {goal.text()} | {'n/a' if r is None else f'{r:.2f}'} | {'yes' if ok else 'NO' if r is not None else ''} |"
+                f"| {g.name} | {goal.text()} | {'n/a' if r is None else f'{r:.2f}'} | {'yes' if ok else 'NO' if r is not None else ''} | {of_st} |"
             )
     goals.append(f"\n{met} of {total} measured goals met.")
     return "\n".join(lines + goals)
