@@ -338,6 +338,46 @@ def test_streamed_rows_at_every_offset_in_a_line(target, offset):
         _core._set_stream_threshold(old)
 
 
+@pytest.mark.parametrize("offset", range(0, 64, 4))
+def test_streamed_kernels_at_every_offset_in_a_line(target, offset):
+    """Every streaming kernel, streamed (threshold 0), into rows that start anywhere in a cache
+    line: fills of 1-8-byte elements, reversal, step-K gathers, NHWC->NCHW de-interleave and
+    panels, conversion, gather_elements along the last axis. Against numpy; the bytes around
+    the output stay untouched."""
+    rng = np.random.default_rng(100 + offset)
+    old = _core._stream_threshold()
+    _core._set_stream_threshold(0)
+
+    def check(want, run):
+        buf = np.zeros(want.nbytes + 192, np.uint8)
+        start = (-buf.ctypes.data) % 64 + 64 + offset
+        out = buf[start : start + want.nbytes].view(want.dtype).reshape(want.shape)
+        run(out)
+        assert_same(out, want)
+        assert not buf[:start].any() and not buf[start + want.nbytes :].any()
+
+    try:
+        for dt in (np.uint8, np.float16, np.float32, np.float64):
+            row = random_array(rng, (250,), dt)
+            check(np.broadcast_to(row, (64, 250)).copy(), lambda o: sd.copy(row, o))
+        x = random_array(rng, (64, 250), np.float32)
+        check(x[:, ::-1].copy(), lambda o: sd.copy(x[:, ::-1], o))
+        for dt, k in ((np.float32, 2), (np.float32, 3), (np.float32, 5), (np.float16, 2), (np.uint8, 4)):
+            x = random_array(rng, (64, 250 * k), dt)
+            check(x[:, ::k].copy(), lambda o: sd.copy(x[:, ::k], o))
+        for c in (3, 64):
+            x = random_array(rng, (1, 4, 1100 if c == 3 else 25, c), np.float32)
+            check(x.transpose(0, 3, 1, 2).copy(), lambda o: sd.copy(x.transpose(0, 3, 1, 2), o))
+        xi = rng.integers(-1000, 1000, (8, 1500), dtype=np.int32)
+        check(xi.astype(np.float32), lambda o: sd.cast(xi, np.float32, out=o))
+        x = random_array(rng, (64, 300), np.float32)
+        for it in (np.int64, np.int32):
+            idx = rng.integers(-300, 300, (64, 250)).astype(it)
+            check(np.take_along_axis(x, idx % 300, 1), lambda o: sd.gather_elements(x, idx, axis=1, out=o))
+    finally:
+        _core._set_stream_threshold(old)
+
+
 def test_special_values_survive(target):
     # quiet and signalling NaNs with payloads, -0.0, infinities, as raw bit patterns
     pats = {

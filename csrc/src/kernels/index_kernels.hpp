@@ -58,13 +58,25 @@ bool narrow_body(const std::byte* p, std::int64_t n, std::int64_t bound, U* dst)
 // indices and 4-byte elements: 4 (int64) or 8 (int32) indices normalised, range-tested and
 // clamped per instruction, the elements then loaded one by one (gather4, gather8). The scalar
 // loop spends most of its time on that per-index arithmetic when the line sits in L1.
+// With `stream`, the edges of a line are streamed too (MOVNTI): a cache line whose middle is
+// streamed and whose ends are stored normally (where one output line ends and the next begins)
+// reaches memory in pieces and is read back.
+inline void put4(std::byte* p, const std::byte* from, bool stream) noexcept {
+  if (stream) {
+    int v;
+    std::memcpy(&v, from, 4);
+    _mm_stream_si32(reinterpret_cast<int*>(p), v);
+  } else {
+    std::memcpy(p, from, 4);
+  }
+}
 template <class I>
-inline bool gather_one(const std::byte* idx, const std::byte* in, std::byte* out, std::int64_t k,
-                       std::int64_t N) noexcept {
+inline bool gather_one(const std::byte* idx, const std::byte* in, std::byte* out, std::int64_t k, std::int64_t N,
+                       bool stream) noexcept {
   const auto v = static_cast<std::int64_t>(elem::load<I>(idx + k * static_cast<std::int64_t>(sizeof(I))));
   const auto u = static_cast<std::uint64_t>(v + (v < 0 ? N : 0));
   const bool ok = u < static_cast<std::uint64_t>(N);
-  std::memcpy(out + k * 4, in + (ok ? static_cast<std::int64_t>(u) : 0) * 4, 4);
+  put4(out + k * 4, in + (ok ? static_cast<std::int64_t>(u) : 0) * 4, stream);
   return ok;
 }
 // The 4-byte elements at in + 4 * pos[q], q < 4 (64-bit positions) or < 8 (32-bit), loaded one
@@ -98,7 +110,7 @@ bool gather_line_checked_i64(const std::byte* idx, const std::byte* in, std::byt
   std::int64_t k = 0;
   if (stream)  // streaming stores of 16 bytes need 16-byte alignment
     for (; k < K && (reinterpret_cast<std::uintptr_t>(out + k * 4) & 15) != 0; ++k)
-      ok &= gather_one<std::int64_t>(idx, in, out, k, N);
+      ok &= gather_one<std::int64_t>(idx, in, out, k, N, stream);
   const __m256i zero = _mm256_setzero_si256(), vn = _mm256_set1_epi64x(N), vn1 = _mm256_set1_epi64x(N - 1);
   __m256i bad = zero;
   for (; k + 4 <= K; k += 4) {
@@ -109,7 +121,7 @@ bool gather_line_checked_i64(const std::byte* idx, const std::byte* in, std::byt
     v = _mm256_andnot_si256(b, v);  // a bad index reads position 0
     gather_put(out + k * 4, gather4(in, v), stream);
   }
-  for (; k < K; ++k) ok &= gather_one<std::int64_t>(idx, in, out, k, N);
+  for (; k < K; ++k) ok &= gather_one<std::int64_t>(idx, in, out, k, N, stream);
   return ok && _mm256_testz_si256(bad, bad);
 }
 
@@ -120,7 +132,7 @@ bool gather_line_checked_i32(const std::byte* idx, const std::byte* in, std::byt
   std::int64_t k = 0;
   if (stream)
     for (; k < K && (reinterpret_cast<std::uintptr_t>(out + k * 4) & 15) != 0; ++k)
-      ok &= gather_one<std::int32_t>(idx, in, out, k, N);
+      ok &= gather_one<std::int32_t>(idx, in, out, k, N, stream);
   const __m256i zero = _mm256_setzero_si256(), vn = _mm256_set1_epi32(static_cast<int>(N)),
                 vn1 = _mm256_set1_epi32(static_cast<int>(N - 1));
   __m256i bad = zero;
@@ -134,7 +146,7 @@ bool gather_line_checked_i32(const std::byte* idx, const std::byte* in, std::byt
     gather_put(out + k * 4, _mm256_castsi256_si128(g), stream);
     gather_put(out + k * 4 + 16, _mm256_extracti128_si256(g, 1), stream);
   }
-  for (; k < K; ++k) ok &= gather_one<std::int32_t>(idx, in, out, k, N);
+  for (; k < K; ++k) ok &= gather_one<std::int32_t>(idx, in, out, k, N, stream);
   return ok && _mm256_testz_si256(bad, bad);
 }
 
@@ -142,7 +154,7 @@ bool gather_line_checked_i32(const std::byte* idx, const std::byte* in, std::byt
 /// out[k] = in[idx[k]] for 4-byte elements.
 void gather_line_u16(const std::byte* idx, const std::byte* in, std::byte* out, std::int64_t K, bool stream) noexcept {
   std::int64_t k = 0;
-  auto one16 = [&](std::int64_t j) { std::memcpy(out + j * 4, in + elem::load<std::uint16_t>(idx + j * 2) * 4, 4); };
+  auto one16 = [&](std::int64_t j) { put4(out + j * 4, in + elem::load<std::uint16_t>(idx + j * 2) * 4, stream); };
   if (stream)
     for (; k < K && (reinterpret_cast<std::uintptr_t>(out + k * 4) & 15) != 0; ++k) one16(k);
   for (; k + 8 <= K; k += 8) {

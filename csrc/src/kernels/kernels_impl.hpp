@@ -62,6 +62,9 @@ template <int W> STRIDED_ALWAYS_INLINE void st(byte* p, U<W> v) { elem::store<U<
 
 inline i64 imin(i64 a, i64 b) { return a < b ? a : b; }
 inline std::uintptr_t addr(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+// Elements of width W from p to the next 64-byte line (p aligned to W): where a streamed run
+// starts, so that it streams whole lines only (see copy_run).
+template <int W> inline i64 to_line(const void* p) { return static_cast<i64>((0 - addr(p)) & 63) / W; }
 
 // ------------------------------------------------------------------ full-width vectors
 #if defined(STRIDED_AVX512)
@@ -210,11 +213,11 @@ template <int W, bool NT> inline void fill_row(byte* d, U<W> x, i64 n) {
   if (n >= 2 * per) {
     const vec v = vbroadcast<W>(x);  // d + i*W for any i keeps the pattern's phase
     if (NT && addr(d) % W == 0) {
-      for (; (addr(d + i * W) & (SK_VB - 1)) != 0; ++i) st<W>(d + i * W, x);
-      for (; i + per <= n; i += per) vstream(d + i * W, v);
-    } else {
-      for (; i + per <= n; i += per) vstore(d + i * W, v);
+      for (const i64 h = imin(n, to_line<W>(d)); i < h; ++i) st<W>(d + i * W, x);
+      for (; i + 64 / W <= n; i += 64 / W)
+        for (i64 k = 0; k < 64 / W; k += per) vstream(d + (i + k) * W, v);
     }
+    for (; i + per <= n; i += per) vstore(d + i * W, v);
   }
 #endif
   for (; i < n; ++i) st<W>(d + i * W, x);
@@ -232,12 +235,9 @@ template <int W, bool NT> inline void reverse_row(byte* d, const byte* s, i64 n)
 #if defined(SK_VB)
   constexpr i64 per = SK_VB / W;
   if (NT && addr(d) % W == 0 && n >= 4 * per) {
-    for (; (addr(d + i * W) & (SK_VB - 1)) != 0; ++i) st<W>(d + i * W, ld<W>(s - i * W));
-    for (; i + 2 * per <= n; i += 2 * per) {
-      const vec a = vload(s - (i + per - 1) * W), b = vload(s - (i + 2 * per - 1) * W);
-      vstream(d + i * W, vreverse<W>(a));
-      vstream(d + (i + per) * W, vreverse<W>(b));
-    }
+    for (const i64 h = to_line<W>(d); i < h; ++i) st<W>(d + i * W, ld<W>(s - i * W));
+    for (; i + 64 / W <= n; i += 64 / W)
+      for (i64 k = i; k < i + 64 / W; k += per) vstream(d + k * W, vreverse<W>(vload(s - (k + per - 1) * W)));
   }
   for (; i + per <= n; i += per) vstore(d + i * W, vreverse<W>(vload(s - (i + per - 1) * W)));
 #endif
@@ -347,7 +347,7 @@ template <int W, bool NT, int K> inline void gather_row(byte* dr, const byte* sr
 #if defined(SK_VB)
   constexpr i64 per = SK_VB / W, B = 1024 / W;
   if (NT && addr(dr) % W == 0 && n0 >= 4 * per) {
-    for (; (addr(dr + i * W) & (SK_VB - 1)) != 0; ++i) st<W>(dr + i * W, ld<W>(sr + i * st0));
+    for (const i64 h = to_line<W>(dr); i < h; ++i) st<W>(dr + i * W, ld<W>(sr + i * st0));
     // Gathered 1 KiB at a time into L1, then streamed: reading a vector right after its
     // element stores would stall on store forwarding (measured 3x slower per vector).
     alignas(64) byte buf[B * W];
@@ -845,13 +845,14 @@ template <int W> inline void tile_area(const byte* sb, i64 RS, byte* db, i64 RD,
     for (i64 i = 0; i < rows; i += T) micro<W, false>(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
 }
 
-// n bytes from b to d; streamed (NT) from the first aligned vector of d.
+// n bytes from b to d; when NT, the whole lines of d streamed, its partial lines stored normally.
 template <bool NT> inline void put_run(byte* d, const byte* b, i64 n) {
   i64 q = 0;
   if (NT) {
-    const i64 h = imin(n, static_cast<i64>((0 - addr(d)) & (SK_VB - 1)));
-    std::memcpy(d, b, static_cast<std::size_t>(h));
-    for (q = h; q + SK_VB <= n; q += SK_VB) vstream(d + q, vload(b + q));
+    q = imin(n, to_line<1>(d));
+    std::memcpy(d, b, static_cast<std::size_t>(q));
+    for (; q + 64 <= n; q += 64)
+      for (i64 k = q; k < q + 64; k += SK_VB) vstream(d + k, vload(b + k));
   } else {
     for (; q + SK_VB <= n; q += SK_VB) vstore(d + q, vload(b + q));
   }
@@ -1225,9 +1226,12 @@ template <int W, int K, bool NT> inline bool gather_row_simd(byte* dr, const byt
   if constexpr (has_deinterleave_simd<W, K>()) {
     if (NT && addr(dr) % W != 0) return false;
     constexpr i64 ss0 = i64{K} * W;
-    i64 h = NT ? imin(n0, static_cast<i64>(((0 - addr(dr)) & (SK_VB - 1)) / W)) : 0;
-    gather_row<W, false, K>(dr, sr, h, ss0);  // up to the first aligned vector
-    h += deinterleave_simd<W, K, 1, NT>(sr + h * ss0, dr + h * W, 0, n0 - h);
+    i64 h = NT ? imin(n0, to_line<W>(dr)) : 0;
+    gather_row<W, false, K>(dr, sr, h, ss0);  // up to the first line
+    // Streamed: whole lines only. A step stops short of the row's last element (its loads reach
+    // K - 1 elements past the step), so it is given one more element than the lines it may do.
+    const i64 n = NT ? imin(n0 - h, ((n0 - h - 1) * W / 64 * 64 / W) + 1) : n0 - h;
+    h += deinterleave_simd<W, K, 1, NT>(sr + h * ss0, dr + h * W, 0, n);
     gather_row<W, false, K>(dr + h * W, sr + h * ss0, n0 - h, ss0);
     return true;
   }
@@ -1244,13 +1248,13 @@ template <int W, int C, bool NT> void deinterleave(const byte* s, i64 ss0, byte*
 #if defined(SK_VB)  // (a discarded if-constexpr branch still names SK_VB)
   if constexpr (has_deinterleave_simd<W, C>()) {
     if (ss0 == C * W) {
-      // Streams only when every row reaches a vector boundary at the same column, and the
+      // Streams only when every row reaches a line boundary at the same column, and the
       // rows are long: C streams of short pieces (space_to_depth's 512-byte rows) ran 1.45x
       // slower streamed than cached (3.05 vs 2.1 ms, (4,32,256,256) f32, one thread, AVX-512).
-      const bool nt = NT && ds1 % SK_VB == 0 && addr(d) % W == 0 && n0 * W >= 4096;
-      const i64 h = nt ? imin(n0, static_cast<i64>(((0 - addr(d)) & (SK_VB - 1)) / W)) : 0;
+      const bool nt = NT && ds1 % 64 == 0 && addr(d) % W == 0 && n0 * W >= 4096;
+      const i64 h = nt ? imin(n0, to_line<W>(d)) : 0;
       i64 m = h;
-      if (nt) m += deinterleave_simd<W, C, C, true>(s + h * ss0, d + h * W, ds1, n0 - h);
+      if (nt) m += deinterleave_simd<W, C, C, true>(s + h * ss0, d + h * W, ds1, (n0 - h) * W / 64 * 64 / W);
       else m += deinterleave_simd<W, C, C, false>(s, d, ds1, n0);
       for (int r = 0; r < C; ++r) {
         gather_row<W, false, C>(d + r * ds1, s + r * W, h, ss0);
@@ -1430,7 +1434,7 @@ void convert_streamed(CopyKernel conv, i64 WS, i64 WD, const byte* s, byte* d, i
       conv(s, d, 1, 0, 0, n0, WS, WD);
       continue;
     }
-    const i64 head = static_cast<i64>((0 - addr(d)) & (SK_VB - 1)) / WD;
+    const i64 head = static_cast<i64>((0 - addr(d)) & 63) / WD;  // whole lines streamed (see copy_run)
     conv(s, d, 1, 0, 0, head, WS, WD);
     i64 i = head;
     for (; i + B <= n0; i += B) {
