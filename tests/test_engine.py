@@ -378,6 +378,51 @@ def test_streamed_kernels_at_every_offset_in_a_line(target, offset):
         _core._set_stream_threshold(old)
 
 
+@pytest.mark.parametrize("gap", [1, 8, 16, 31, 32, 63, 64, 4095])
+def test_copies_a_few_bytes_apart_modulo_4096(target, gap):
+    """Contiguous runs whose destination lies `gap` bytes past the source modulo 4096 (1-63: the
+    backward copy that works around glibc's slow REP MOVSB there): copies of 2-64 KiB runs,
+    rows gathered, the unreversed part of reverse_subsequences, an overlapping copy. Against
+    numpy; the bytes around each output stay untouched."""
+    rng = np.random.default_rng(gap)
+    arena = np.zeros(3 << 20, np.uint8)
+    base = (-arena.ctypes.data) % 4096
+
+    def pair(nbytes, dt):
+        xb = arena[base + 4096 : base + 4096 + nbytes]
+        ob = arena[base + (2 << 20) + gap : base + (2 << 20) + gap + nbytes]
+        x, o = xb.view(dt), ob.view(dt)
+        x[...] = random_array(rng, x.shape, dt)
+        return x, o, base + (2 << 20) + gap
+
+    def untouched(at, nbytes):
+        assert not arena[base + (1 << 20) : at].any() and not arena[at + nbytes :].any()
+        arena[base + (1 << 20) :] = 0
+
+    for nbytes in (2048, 2048 + 8, 5000, 64 << 10, (64 << 10) + 36):
+        x, o, at = pair(nbytes, np.uint8)
+        sd.copy(x, o)
+        assert_same(o, x.copy())
+        untouched(at, nbytes)
+    x, o, at = pair(4 * 1024 * 64, np.float32)  # 64 rows of 1024 floats, gathered
+    x, o = x.reshape(64, 1024), o.reshape(64, 1024)
+    idx = rng.integers(0, 64, 64)
+    sd.gather(x, idx, axis=0, out=o)
+    assert_same(o, x[idx])
+    untouched(at, o.nbytes)
+    x, o, at = pair(4 * 8 * 3000, np.float32)  # sequences of 3000, 5 reversed: the rest copied
+    x, o = x.reshape(8, 3000), o.reshape(8, 3000)
+    sd.reverse_subsequences(x, np.full((8, 1), 5, np.int64), axis=1, out=o)
+    want = x.copy()
+    want[:, :5] = x[:, 4::-1]
+    assert_same(o, want)
+    untouched(at, o.nbytes)
+    a = random_array(rng, (20000,), np.float32)
+    want = a[gap % 7 + 1 :].copy()
+    sd.copy(a[gap % 7 + 1 :], a[: a.size - gap % 7 - 1])  # overlapping: through a snapshot
+    assert_same(a[: a.size - gap % 7 - 1], want)
+
+
 def test_special_values_survive(target):
     # quiet and signalling NaNs with payloads, -0.0, infinities, as raw bit patterns
     pats = {

@@ -7,6 +7,7 @@
 #include "plan/copy_plan.hpp"
 #include "runtime/runtime.hpp"
 #include "strided/error.hpp"
+#include "util/copy.hpp"
 
 namespace strided::detail {
 namespace {
@@ -199,7 +200,7 @@ void run_program(const Program& program, const std::byte* const* inputs,
       if (ok) continue;
       const std::int64_t lo = in_extent[i].first, hi = in_extent[i].second;
       snapshots.emplace_back(static_cast<std::size_t>(hi - lo));
-      std::memcpy(snapshots.back().data(), inputs[i] + lo, static_cast<std::size_t>(hi - lo));
+      copy_bytes(snapshots.back().data(), inputs[i] + lo, static_cast<std::size_t>(hi - lo));
       in[i] = snapshots.back().data() - lo;
       break;
     }

@@ -4,6 +4,7 @@
 #include "index/steps.hpp"
 #include "strided/error.hpp"
 #include "util/bits.hpp"
+#include "util/copy.hpp"
 
 namespace strided::detail::index {
 namespace {
@@ -18,7 +19,7 @@ inline void copy_block(const Walk<2>& w, std::int64_t count, const std::byte* sr
   }
   const std::int64_t s0 = w.inner_st(0), s1 = w.inner_st(1);
   if (w.n == 1 && s0 == static_cast<std::int64_t>(W) && s1 == static_cast<std::int64_t>(W)) {
-    std::memcpy(dst, src, static_cast<std::size_t>(count) * W);
+    copy_bytes(dst, src, static_cast<std::size_t>(count) * W);
     return;
   }
   for_runs(w, 0, count, [&](const std::array<std::int64_t, 2>& off, std::int64_t j0, std::int64_t j1) {

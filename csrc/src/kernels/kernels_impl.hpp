@@ -17,6 +17,7 @@
 #include "elem/index.hpp"
 #include "kernels/index_kernels.hpp"
 #include "kernels/kernels.hpp"
+#include "util/copy.hpp"
 #include "util/isa.hpp"
 
 #if defined(STRIDED_SSE2)
@@ -195,7 +196,7 @@ template <bool NT> inline void copy_run(byte* d, const byte* s, std::size_t b) {
       for (std::size_t k = 0; k < L; k += SK_VB) vstream(d + k, vload(s + k));
   }
 #endif
-  std::memcpy(d, s, b);
+  copy_bytes(d, s, b);
 }
 
 template <int W, bool NT>

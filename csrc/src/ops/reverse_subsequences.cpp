@@ -12,6 +12,7 @@
 #include "exec/call.hpp"
 #include "index/steps.hpp"
 #include "ops/op.hpp"
+#include "util/copy.hpp"
 
 namespace strided::detail {
 namespace {
@@ -58,7 +59,7 @@ inline std::int64_t clamp_length(I v, std::int64_t m) noexcept {
 template <class T>
 inline void move(std::byte* dst, std::int64_t ds, const std::byte* src, std::int64_t ss, std::int64_t n) noexcept {
   constexpr auto w = static_cast<std::int64_t>(sizeof(T));
-  if (ds == w && ss == w) std::memcpy(dst, src, static_cast<std::size_t>(n * w));
+  if (ds == w && ss == w) copy_bytes(dst, src, static_cast<std::size_t>(n * w));
   else if (ds == w && ss == -w)
     for (std::int64_t k = 0; k < n; ++k) store<T>(dst + k * w, load<T>(src - k * w));
   else
