@@ -359,21 +359,21 @@ def test_streamed_kernels_at_every_offset_in_a_line(target, offset):
     try:
         for dt in (np.uint8, np.float16, np.float32, np.float64):
             row = random_array(rng, (250,), dt)
-            check(np.broadcast_to(row, (64, 250)).copy(), lambda o: sd.copy(row, o))
+            check(np.broadcast_to(row, (64, 250)).copy(), lambda o, row=row: sd.copy(row, o))
         x = random_array(rng, (64, 250), np.float32)
         check(x[:, ::-1].copy(), lambda o: sd.copy(x[:, ::-1], o))
         for dt, k in ((np.float32, 2), (np.float32, 3), (np.float32, 5), (np.float16, 2), (np.uint8, 4)):
             x = random_array(rng, (64, 250 * k), dt)
-            check(x[:, ::k].copy(), lambda o: sd.copy(x[:, ::k], o))
+            check(x[:, ::k].copy(), lambda o, x=x, k=k: sd.copy(x[:, ::k], o))
         for c in (3, 64):
             x = random_array(rng, (1, 4, 1100 if c == 3 else 25, c), np.float32)
-            check(x.transpose(0, 3, 1, 2).copy(), lambda o: sd.copy(x.transpose(0, 3, 1, 2), o))
+            check(x.transpose(0, 3, 1, 2).copy(), lambda o, x=x: sd.copy(x.transpose(0, 3, 1, 2), o))
         xi = rng.integers(-1000, 1000, (8, 1500), dtype=np.int32)
         check(xi.astype(np.float32), lambda o: sd.cast(xi, np.float32, out=o))
         x = random_array(rng, (64, 300), np.float32)
         for it in (np.int64, np.int32):
             idx = rng.integers(-300, 300, (64, 250)).astype(it)
-            check(np.take_along_axis(x, idx % 300, 1), lambda o: sd.gather_elements(x, idx, axis=1, out=o))
+            check(np.take_along_axis(x, idx % 300, 1), lambda o, idx=idx: sd.gather_elements(x, idx, axis=1, out=o))
     finally:
         _core._set_stream_threshold(old)
 
