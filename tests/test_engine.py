@@ -380,7 +380,7 @@ def test_streamed_kernels_at_every_offset_in_a_line(target, offset):
 
 @pytest.mark.parametrize("gap", [1, 8, 16, 31, 32, 63, 64, 4095])
 def test_copies_a_few_bytes_apart_modulo_4096(target, gap):
-    """Contiguous runs whose destination lies `gap` bytes past the source modulo 4096 (1-63: the
+    """Contiguous runs whose destination lies `gap` bytes past the source modulo 4096 (1-31: the
     backward copy that works around glibc's slow REP MOVSB there): copies of 2-64 KiB runs,
     rows gathered, the unreversed part of reverse_subsequences, an overlapping copy. Against
     numpy; the bytes around each output stay untouched."""
