@@ -102,3 +102,36 @@ def test_cmake_dir_of_this_installation() -> None:
         cwd=os.path.dirname(PKG),
     )
     assert out.stdout.strip() == str(d)
+
+
+def _elf_exports(path: Path) -> dict:
+    """{name: binding} of the symbols an ELF64 little-endian shared object defines in .dynsym
+    (binding 1 global, 2 weak, 10 GNU unique): what the dynamic loader can bind other objects to."""
+    import struct
+
+    data = path.read_bytes()
+    assert data[:4] == b"\x7fELF" and data[4] == 2 and data[5] == 1, f"{path} is not ELF64 little-endian"
+    shoff, shentsize, shnum = struct.unpack_from("<Q", data, 0x28)[0], *struct.unpack_from("<HH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    out = {}
+    for _, sh_type, _, _, offset, size, link, _, _, entsize in sections:
+        if sh_type != 11:  # SHT_DYNSYM
+            continue
+        stroff = sections[link][4]
+        for k in range(size // entsize):
+            st_name, st_info, _, st_shndx = struct.unpack_from("<IBBH", data, offset + k * entsize)
+            if st_shndx != 0 and st_info >> 4 != 0:  # defined, not local
+                end = data.index(b"\0", stroff + st_name)
+                out[data[stroff + st_name : end].decode()] = st_info >> 4
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the ELF dynamic symbol table")
+def test_core_module_exports_only_its_init_function() -> None:
+    # A toolchain that links the C++ runtime statically (no libstdc++.so beside the compiler, or
+    # -static-libstdc++ in LDFLAGS: seen on an Ubuntu 24.04 image) put libstdc++'s locale facet ids
+    # into _core as GNU unique symbols; those bind process-wide even from a module loaded
+    # RTLD_LOCAL, and `import strided; import torch` then crashed inside torch's import.
+    # cmake/strided_py.map keeps the export list to PyInit__core in every build.
+    core = Path(sd._core.__file__)
+    assert _elf_exports(core) == {"PyInit__core": 1}
