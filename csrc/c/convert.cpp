@@ -17,8 +17,10 @@ namespace {
   throw ValidationError(field + ": " + rule);
 }
 
+/// A copy of *p: each field is then read once, whatever another thread writes to the caller's
+/// struct meanwhile (a count checked and then used must be the same value).
 template <class T>
-const T& deref(const T* p, const std::string& field) {
+T deref(const T* p, const std::string& field) {
   if (p == nullptr) fail(field, "must not be NULL");
   return *p;
 }
@@ -38,10 +40,10 @@ std::uint32_t dim_count(std::uint32_t n, const std::string& field) {
 }
 
 TensorDesc tensor(const DML_TENSOR_DESC* t, const std::string& field) {
-  const DML_TENSOR_DESC& td = deref(t, field);
+  const DML_TENSOR_DESC td = deref(t, field);
   if (td.Type != DML_TENSOR_TYPE_BUFFER)
     fail(field + "->Type", "must be DML_TENSOR_TYPE_BUFFER (1), got " + std::to_string(static_cast<int>(td.Type)));
-  const auto& b = deref(static_cast<const DML_BUFFER_TENSOR_DESC*>(td.Desc), field + "->Desc");
+  const auto b = deref(static_cast<const DML_BUFFER_TENSOR_DESC*>(td.Desc), field + "->Desc");
   const std::string f = field + "->Desc->";
   if (b.DimensionCount < 1 || b.DimensionCount > DML_TENSOR_DIMENSION_COUNT_MAX1)
     fail(f + "DimensionCount",
@@ -384,7 +386,7 @@ constexpr Entry kConverters[] = {
 }  // namespace
 
 Converted convert(const DML_OPERATOR_DESC* op) {
-  const DML_OPERATOR_DESC& o = deref(op, "DML_OPERATOR_DESC");
+  const DML_OPERATOR_DESC o = deref(op, "DML_OPERATOR_DESC");
   for (const Entry& e : kConverters) {
     if (e.type != o.Type) continue;
     if (o.Desc == nullptr) fail("DML_OPERATOR_DESC.Desc", std::string("must not be NULL (a ") + e.struct_name + ")");

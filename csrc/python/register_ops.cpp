@@ -186,7 +186,7 @@ pyb::object to_py(const std::vector<std::int64_t>& v) { return to_tuple(v); }
 pyb::object to_py(const std::vector<TensorDesc>& v) {
   pyb::tuple t(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) t[i] = pyb::cast(v[i]);
-  return std::move(t);
+  return pyb::object(std::move(t));
 }
 pyb::object to_py(ScatterReduction x) { return pyb::str(reduction_str(x)); }
 pyb::object to_py(const Scalar& x) { return pyb::cast(x); }

@@ -217,7 +217,7 @@ pyb::object from_physical(pyb::handle buffer, pyb::handle shape_obj) {
       pyb::gil_scoped_release nogil;
       x::unpack(s, b.ptr(), b.bytes(), dst, ost);
     }
-    return std::move(out);
+    return pyb::object(std::move(out));  // array -> object: a move in every C++ mode, no warning
   }
   auto st = s.strides();
   const auto item = static_cast<std::int64_t>(x::primitive_type_size(s.element_type));

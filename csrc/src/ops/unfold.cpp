@@ -134,7 +134,9 @@ struct Box {
 std::vector<Box> boxes(const View& in, const UnfoldDesc& d, const Geometry& g) {
   const std::size_t D = d.window_sizes.size();
   std::vector<Box> r(static_cast<std::size_t>(g.K));
-  std::vector<i64> w(D, 0);
+  // The offset's window position (D <= 6, validated). An array: on a std::vector, GCC 13 warned
+  // (-Wfree-nonheap-object, a false positive) at the odometer below.
+  i64 w[kMaxDims] = {};
   for (Box& x : r) {
     x.lo.resize(D), x.hi.resize(D), x.p0.resize(D);
     for (std::size_t i = 0; i < D; ++i) {
