@@ -2,6 +2,9 @@
 # The many-core half of the peer table (issue 14), as one unattended run on a machine where nothing
 # can be installed: builds the module with what is there (cmake, a C++ compiler, pybind11, numpy,
 # torch), then writes each table to $OUT (default ./many_core_out):
+#   tests.txt     first, the build's own checks there: compiler warnings, ctest, the whole pytest
+#                 suite (on an AVX-512 machine the only run of the AVX-512 kernels' tests when the
+#                 development machine has none; sessions 16-25 never ran them)
 #   blocked.txt   C++ rows: NCHW <-> nChw16c/8c, strided vs oneDNN's reorder, memcpy, 1..N threads
 #                 (needs a bench_copy built with oneDNN: BENCH_DIR=dir holding bench_copy and lib/)
 #   scaling.md    benchmarks/scaling.py over the layout and index groups at 1..N threads
@@ -10,7 +13,7 @@
 #   copy13.md     bench_copy.py's operator rows (pad, tile, one_hot, eye, cast...) at N threads
 # Each step has its own time limit so that one slow step cannot take the others' time.
 #   bash benchmarks/many_core.sh    (WHEELS=dir installs google-benchmark from wheels there;
-#   STEPS=blocked,scaling,threads,busy,copy13 picks steps; SWEEP=1,2,16 the thread counts;
+#   STEPS=tests,blocked,scaling,threads,busy,copy13 picks steps; SWEEP=1,2,16 the thread counts;
 #   FILTER13=... bench_copy.py's filter for the copy13 step; SCALE_FILTER=... scaling.py's group
 #   filter for the scaling step; REPS=5 the repetitions)
 set -uo pipefail
@@ -19,7 +22,7 @@ OUT=${OUT:-$PWD/many_core_out}
 mkdir -p "$OUT"
 N=$(nproc)
 SWEEP=${SWEEP:-$(python3 -c "n=$N; print(','.join(str(t) for t in sorted({1, n, *(t for t in (2, 4, 8, 16, 32) if t < n)})))")}
-STEPS=${STEPS:-blocked,scaling,threads,busy,copy13}
+STEPS=${STEPS:-tests,blocked,scaling,threads,busy,copy13}
 REPS=${REPS:-5}
 FILTER13=${FILTER13:-ref | memcpy,cast,tile f32,depth_to_space,one_hot,pad f32,eye,full,unfold,arange,triu,slice_grad,reverse_sub}
 SCALE_FILTER=${SCALE_FILTER:-}
@@ -43,7 +46,8 @@ fi
 
 step "build"
 GEN=(); command -v ninja >/dev/null && GEN=(-G Ninja)
-timeout 300 cmake -S . -B build/many "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DSTRIDED_BUILD_TESTS=OFF \
+TESTS=OFF; want tests && TESTS=ON
+timeout 300 cmake -S . -B build/many "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DSTRIDED_BUILD_TESTS=$TESTS \
   -DPython_EXECUTABLE="$(command -v python3)" >"$OUT/build.log" 2>&1 &&
   timeout 400 cmake --build build/many -j"$N" >>"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 export PYTHONPATH=$PWD/build/many/python
@@ -52,6 +56,16 @@ if [ -n "${WHEELS:-}" ]; then
 fi
 export PYTHONUNBUFFERED=1
 python3 -c "import strided as sd; print(sd.build_info())" | tee -a "$OUT/machine.txt"
+
+if want tests; then
+step "tests: warnings, ctest, pytest (simd $(python3 -c 'import strided as sd; print(sd.build_info()["simd"])'))"
+{ echo "compiler warnings: $(grep -c 'warning:' "$OUT/build.log")"
+  timeout 200 ctest --test-dir build/many -j"$N" --timeout 150 2>&1 | tail -3
+  # xdist workers: half the cores (each test's own threads use the rest)
+  timeout 400 python3 -m pytest -q -p no:cacheprovider -p no:benchmark -n $(( (N + 1) / 2 )) --tb=short tests 2>&1 | tail -25
+} >"$OUT/tests.txt" 2>&1
+grep -E 'warnings:|tests passed|passed|failed|^FAILED|^ERROR' "$OUT/tests.txt"
+fi
 
 if [ -n "${DIAG:-}" ]; then  # a one-off script of the session's own
   step "diagnostics: $DIAG"
