@@ -34,13 +34,13 @@ def _axes(axis: Any, ndim: int, name: str, allow_repeat: bool = False) -> List[i
     items = _ints(axis, name)
     res: List[int] = []
     for i, a in enumerate(items):
+        if -ndim <= a < ndim and (allow_repeat or a % ndim not in res):
+            res.append(a % ndim)
+            continue
         field = f"{name}[{i}]" if len(items) > 1 or not isinstance(axis, (int, np.integer)) else name
         if not -ndim <= a < ndim:
             raise _core.ValidationError(f"{field}: {a} is out of range for {ndim} dimension(s)")
-        a = a + ndim if a < 0 else a
-        if a in res and not allow_repeat:
-            raise _core.ValidationError(f"{field}: axis {a} is repeated")
-        res.append(a)
+        raise _core.ValidationError(f"{field}: axis {a % ndim} is repeated")
     return res
 
 
