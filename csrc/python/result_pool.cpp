@@ -1,5 +1,5 @@
-// Result arrays of 256 KiB and more (fresh outputs, no out=) come from a small pool of recently
-// freed blocks. A new array from the system costs a page fault and a kernel-zeroed page per 4 KiB
+// Large result arrays (fresh outputs, no out=) come from a small pool of recently freed blocks.
+// A new multi-MiB array from the system costs a page fault and a kernel-zeroed page per 4 KiB
 // (per 2 MiB with huge pages): on the machines measured that zeroing took as long as the copy
 // itself. A loop that makes and drops same-size results (the common case: one result per call)
 // gets its previous block back instead, already mapped. The pool is a numpy memory handler
@@ -28,24 +28,18 @@
 namespace strided::py {
 namespace {
 
-// Smaller results: numpy's own allocator. From 256 KiB glibc maps each block afresh (its mmap
-// threshold) and the call faults it in again. Pooled from 256 KiB instead of 4 MiB (2 vCPUs, Zen
-// 3, 1 / 2 threads): permute_dims of 256 KiB 54.6 -> 46.9 / 40.9 -> 30.6 us, join into 2 MiB
-// 97 -> 73 / 54 -> 50 us.
-constexpr std::size_t kMinBytes = std::size_t{256} << 10;
-constexpr std::size_t kHuge = std::size_t{2} << 20;   // from here: huge-page aligned, size rounded alike
-constexpr std::size_t kSmall = std::size_t{64} << 10;  // below: page aligned, size in 64 KiB steps
+constexpr std::size_t kMinBytes = std::size_t{4} << 20;  // smaller results: numpy's own allocator
+constexpr std::size_t kAlign = std::size_t{2} << 20;     // huge-page aligned, size rounded alike
 constexpr double kIdleSeconds = 2.0;
 
 using Clock = std::chrono::steady_clock;
 
 // Pool blocks are aligned; MSVC's CRT has no aligned_alloc and needs its own matching free.
 void* block_alloc(std::size_t cap) {
-  const std::size_t align = cap >= kHuge ? kHuge : 4096;
 #ifdef _WIN32
-  return _aligned_malloc(cap, align);
+  return _aligned_malloc(cap, kAlign);
 #else
-  return std::aligned_alloc(align, cap);
+  return std::aligned_alloc(kAlign, cap);
 #endif
 }
 void block_free(void* p) {
@@ -88,10 +82,7 @@ Pool& pool() {
   return *p;
 }
 
-std::size_t round_cap(std::size_t n) {
-  const std::size_t step = n >= kHuge ? kHuge : kSmall;
-  return (n + step - 1) / step * step;
-}
+std::size_t round_cap(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
 /// Frees idle blocks older than kIdleSeconds (lock held); returns them for freeing outside it.
 void expire(Pool& P, Clock::time_point now, std::vector<void*>& drop) {
@@ -137,7 +128,7 @@ void* pool_malloc(void*, std::size_t size) {
     p = block_alloc(cap);
     if (!p) return nullptr;
 #ifdef MADV_HUGEPAGE
-    if (cap >= kHuge) madvise(p, cap, MADV_HUGEPAGE);  // advice only: failure is harmless
+    madvise(p, cap, MADV_HUGEPAGE);  // advice only: failure is harmless
 #endif
   }
   std::lock_guard<std::mutex> lock(P.mu);
