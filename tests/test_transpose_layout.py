@@ -124,6 +124,29 @@ def test_rows_of_micro_tiles(simd, threads, streamed):
 
 
 @pytest.mark.parametrize("dt", DTYPES)
+def test_streamed_panels_to_planes(simd, threads, dt):
+    # NHWC -> NCHW streamed (the panel kernel's next panel prefetched while its rows are
+    # written): several panels and a narrower last one, a remainder under a tile, rows that end
+    # the source exactly; outputs 64-byte aligned and not, with guard bytes on both sides.
+    before = _core._stream_threshold()
+    _core._set_stream_threshold(1 << 12)
+    try:
+        for c in (16, 24, 32, 64, 128, 256):
+            for hw in (3001, 1024 // np.dtype(dt).itemsize * 3 + 8):
+                v = _data((hw, c), dt).T  # (c, hw): rows of c packed source elements -> c planes
+                want = np.ascontiguousarray(v).tobytes()
+                for at in (0, np.dtype(dt).itemsize, 16):
+                    raw = np.full(v.nbytes + 256, 0xA5, np.uint8)
+                    lo = (-raw.ctypes.data) % 64 + 64 + at
+                    out = raw[lo : lo + v.nbytes].view(dt).reshape(v.shape)
+                    sd.copy(v, out=out)
+                    assert out.tobytes() == want, (c, hw, at)
+                    assert (raw[:lo] == 0xA5).all() and (raw[lo + v.nbytes :] == 0xA5).all()
+    finally:
+        _core._set_stream_threshold(before)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
 def test_parallel_splits(simd, threads, dt):
     # Large enough for several threads: NHWC -> NCHW onto a few planes splits its columns (every
     # plane of a column block together), with a batch (outer index) or without, ragged last

@@ -1016,23 +1016,17 @@ template <int W, bool NT> void panel_rows(const byte* s, byte* d, i64 n1, i64 n0
 
 // The mirror (ss0 == n1*W; NHWC -> NCHW): m packed source rows (contiguous) tiled into n1
 // destination row pieces of m elements.
-// Streamed (the source comes from memory), source rows longer than a line are first copied to L1
-// 8 KiB at a time, in order, and tiled from there. Tiled in place, each pass over a panel reads a
-// piece of every row, lines RS bytes apart, which memory serves slower than a sequential read.
-// Same process, 2 threads, 8-128 MiB: float32 C = 24..256 1.0-1.4x faster, float64 1.0-1.3x,
-// float16 C = 64..256 1.0-1.3x (C = 64 at 16 MiB 0.93-1.01x), uint8 C = 128..256 1.05-1.27x. Rows
-// of a line or less read sequentially anyway (staged: float32 C = 16, float16 C = 32, uint8
-// C = 64 1.04-1.18x slower), and cached sources gain nothing (outputs stored normally: float16,
-// uint8 1.06-1.18x slower staged).
+// Streamed (the source comes from memory), the next panel's source is prefetched in address
+// order while this panel's rows are written, a share after each row: the reads stay sequential
+// and overlap the stores, and the tiles then read the panel from L2. Against copying 8 KiB strips
+// to L1 first and tiling them there (the loads of each strip, stored to L1 and read back by its
+// tiles at once, left no overlap between strips; AMD Zen 5, AVX-512, processes alternated, 32 MiB):
+// float32 C = 24..128 1.0-1.6x faster on 1 thread and 1.3-1.5x on 2, float16 C = 64, 128 1.5x
+// and 1.6x on 2 threads; against tiling in place without the prefetch 1.0-1.3x.
 template <int W, bool NT> void panel_cols(const byte* s, byte* d, i64 n1, i64 ds1, i64 n0) {
-  constexpr i64 T = tile_edge<W>(), Q = 64 / W > T ? 64 / W : T;
+  constexpr i64 T = tile_edge<W>();
   const i64 m = 4 * kPanel / (n1 * W) / T * T, RS = n1 * W;
-  // Strips of S rows (a multiple of Q: each fills whole buffer lines); S * RS <= kPanel, as
-  // k_transpose takes the panels only for T * RS <= kPanel.
-  const bool stage = NT && RS > 64;
-  const i64 S = 8192 / RS >= Q ? 8192 / RS / Q * Q : T;
   alignas(64) byte db[4 * kPanel + 64 * 64];
-  alignas(64) byte sb[kPanel];
   i64 i0 = 0;
   // Streamed rows that start inside a line (numpy's 16-byte alignment): the columns up to the
   // first line boundary first, so that every panel's pieces are whole lines (a piece of 1 KiB
@@ -1051,16 +1045,13 @@ template <int W, bool NT> void panel_cols(const byte* s, byte* d, i64 n1, i64 ds
     // L1 sets and evict each other between the pieces (float16 C = 32, rows 2 KiB apart, ran 3x
     // slower than C = 64). An odd row pitch spreads them over the sets.
     const i64 RD = w * W + (W <= 2 && n1 <= 64 && w * W % 128 == 0 ? 64 : 0);
-    if (stage) {
-      for (i64 i = 0; i < w; i += S) {
-        const i64 h = imin(S, w - i);
-        put_run<false>(sb, s + (i0 + i) * RS, h * RS);
-        tile_area<W>(sb, RS, db + i * W, RD, h, n1);
-      }
-    } else {
-      tile_area<W>(s + i0 * RS, RS, db, RD, w, n1);
+    tile_area<W>(s + i0 * RS, RS, db, RD, w, n1);
+    const byte* next = s + (i0 + w) * RS;
+    const i64 nb = NT ? imin(m, n0 - i0 - w) * RS : 0;  // the next panel's source bytes
+    for (i64 r = 0; r < n1; ++r) {
+      put_run<NT>(d + r * ds1 + i0 * W, db + r * RD, w * W);
+      for (i64 q = r * nb / n1 / 64 * 64; q < (r + 1) * nb / n1; q += 64) prefetch_l2(next + q);
     }
-    for (i64 r = 0; r < n1; ++r) put_run<NT>(d + r * ds1 + i0 * W, db + r * RD, w * W);
   }
   for (i64 r = 0; r < n1; ++r)
     for (i64 i = i0; i < n0; ++i) st<W>(d + r * ds1 + i * W, ld<W>(s + r * W + i * RS));
