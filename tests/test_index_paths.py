@@ -422,3 +422,28 @@ def test_gather_elements_simd_targets_identical(threads):
     finally:
         core._set_simd(before)
         core._set_index_narrow_threshold(old_n)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("far", [False, True])
+def test_gather_short_rows_inline(dtype, far, threads):
+    """sd.gather of packed rows of up to 64 bytes copies each row with one or two fixed-size
+    moves (overlapping when the size is not a power of two): every row width from 2 to 72 bytes'
+    worth of elements, from a table in the cache and one over 1 MiB (the prefetching path), into
+    a fresh result and into out= views whose neighbours must stay untouched, against numpy.take."""
+    rng = np.random.default_rng(22)
+    size = np.dtype(dtype).itemsize
+    for q in sorted({k for k in range(2, 73 // size + 1)}):
+        rows = ((3 << 20) if far else (64 << 10)) // (q * size)
+        table = random_array(rng, (rows, q), dtype)
+        idx = rng.integers(-rows, rows, 333)
+        want = np.take(table, idx, axis=0)
+        for t in (1, 2):
+            sd.set_num_threads(t)
+            assert same_bits(sd.gather(table, idx, axis=0), want), q
+            buf = random_array(rng, (len(idx) + 2, q + 2), dtype)
+            keep = buf.copy()
+            sd.gather(table, idx, axis=0, out=buf[1:-1, 1:-1])
+            assert same_bits(buf[1:-1, 1:-1], want), q
+            keep[1:-1, 1:-1] = want
+            assert same_bits(buf, keep), q
