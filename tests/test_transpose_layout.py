@@ -147,6 +147,37 @@ def test_streamed_panels_to_planes(simd, threads, dt):
 
 
 @pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("streamed", [False, True])
+def test_planes_to_rows_misaligned_source(simd, threads, dt, streamed):
+    # NCHW -> NHWC with planes a multiple of 64 bytes apart, from a source starting at any
+    # element offset into a line (the line micro-tiles peel the pixels before the first whole
+    # source line): fewer pixels than the peel, a tile's worth, many with a remainder; outputs
+    # 64-byte aligned and not, with guard bytes on both sides.
+    isz = np.dtype(dt).itemsize
+    before = _core._stream_threshold()
+    _core._set_stream_threshold(0 if streamed else 1 << 40)
+    try:
+        for c in (16, 32, 64, 128, 256):
+            for hw in (64 // isz * 2 + 3, 64 // isz * 40 + 5):
+                hw_pad = -(-hw * isz // 64) * 64 // isz  # a plane stride of whole lines
+                for src_at in (isz, 16, 64 - isz):
+                    raw_in = _data((c * hw_pad * isz + 128,), np.uint8)
+                    lo_in = (-raw_in.ctypes.data) % 64 + src_at
+                    planes = raw_in[lo_in : lo_in + c * hw_pad * isz].view(dt).reshape(c, hw_pad)[:, :hw]
+                    v = planes.T  # (hw, c): c planes -> rows of c elements
+                    want = np.ascontiguousarray(v).tobytes()
+                    for out_at in (0, 16):
+                        raw = np.full(v.nbytes + 256, 0xA5, np.uint8)
+                        lo = (-raw.ctypes.data) % 64 + 64 + out_at
+                        out = raw[lo : lo + v.nbytes].view(dt).reshape(v.shape)
+                        sd.copy(v, out=out)
+                        assert out.tobytes() == want, (c, hw, src_at, out_at)
+                        assert (raw[:lo] == 0xA5).all() and (raw[lo + v.nbytes :] == 0xA5).all()
+    finally:
+        _core._set_stream_threshold(before)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
 def test_parallel_splits(simd, threads, dt):
     # Large enough for several threads: NHWC -> NCHW onto a few planes splits its columns (every
     # plane of a column block together), with a batch (outer index) or without, ragged last
