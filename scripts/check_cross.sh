@@ -43,6 +43,14 @@ build() {  # build <name> <toolchain> [cmake args...]
   cmake --build "$dir" -j"$JOBS"
 }
 
+drop_prefix() {
+  /usr/lib/wine/wineserver -k >/dev/null 2>&1 || true
+  /usr/lib/wine/wineserver -w >/dev/null 2>&1 || true
+  local i
+  for i in 1 2 3 4 5; do rm -rf "$WINEPREFIX" 2>/dev/null && return 0; sleep 1; done
+  echo "check_cross: could not remove the wine prefix $WINEPREFIX (left behind)" >&2
+}
+
 if [ "$WHICH" = mingw ] || [ "$WHICH" = all ]; then
   echo "== mingw-w64 (x86_64 Windows), tests under wine"
   deps_mingw
@@ -51,7 +59,9 @@ if [ "$WHICH" = mingw ] || [ "$WHICH" = all ]; then
   gccdir="$(dirname "$(x86_64-w64-mingw32-g++-posix -print-libgcc-file-name)")"
   # The wine prefix lives outside the source tree: its dosdevices/z: links to /, and a tree walk
   # (scikit-build-core's sdist, check_sdist.sh after this in CI) would follow it into everything.
-  if [ -z "${WINEPREFIX:-}" ]; then WINEPREFIX="$(mktemp -d)"; trap 'rm -rf "$WINEPREFIX"' EXIT; fi
+  # Its wineserver outlives the last test by seconds and keeps writing there: stop it before the
+  # folder goes (one CI run failed on rm's "Directory not empty"), and never fail on a temp folder.
+  if [ -z "${WINEPREFIX:-}" ]; then WINEPREFIX="$(mktemp -d)"; trap drop_prefix EXIT; fi
   export WINEDEBUG=-all WINEPREFIX
   export WINEPATH="$gccdir;/usr/x86_64-w64-mingw32/lib"
   /usr/lib/wine/wine64 cmd /c exit >/dev/null 2>&1 || true  # create the prefix once, before the tests run in parallel
