@@ -272,7 +272,9 @@ def test_gather_elements_new_result_last_axis(dtype, itype, stream_mode, threads
     )
 
 
-@pytest.mark.parametrize("where", [(0, 0), (123, 45), (299, 499)])
+# (150, 300) and (200, 460): past the first pieces of a line (long lines run in pieces, the
+# next line's prefetches spread between them).
+@pytest.mark.parametrize("where", [(0, 0), (123, 45), (150, 300), (200, 460), (299, 499)])
 def test_gather_elements_new_result_bad_index(where, stream_mode, threads):
     rng = np.random.default_rng(10)
     x = rng.standard_normal((300, 257)).astype(np.float32)

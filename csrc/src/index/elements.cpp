@@ -45,6 +45,32 @@ inline void prefetch_line(const std::byte* p, std::int64_t n, std::int64_t strid
   prefetch_run(stride < 0 ? p + (n - 1) * stride : p, n * a);
 }
 
+/// Runs piece(k0, n) over [0, K) in pieces, the prefetches of the next target line (`next`, dense,
+/// `bytes` long) spread over them, 8 lines per piece (as scatter_lines does): issued all at once,
+/// they queue on the few miss buffers ahead of the index stream's. AMD Zen 2, same process A/B,
+/// gather_elements along the last axis of 2048x4096, 1 / 2 threads: float32 int64 new result
+/// 16-17 -> 11-13 / 9.3-11 -> 6.5-7.7 ms, out= 20-21 -> 16-17 / 11.6-12.8 -> 9.0-10 ms, int32
+/// indices 1.3-1.5x, float64 1.5x; 4 pieces or 16 ran no better.
+template <class F>
+inline void spread_prefetch(const std::byte* next, std::int64_t bytes, std::int64_t K, F&& piece) {
+  const std::int64_t L = (bytes + 63) / 64;
+  if (!next || bytes > 64 * 1024 || K < 2 * L) {
+    if (next) prefetch_line(next, bytes, 1, 1);
+    piece(std::int64_t{0}, K);
+    return;
+  }
+  constexpr std::int64_t G = 8;
+  const std::int64_t b = K * G / L / 16 * 16;  // whole 64-byte runs of 4-byte output
+  prefetch(next + bytes - 1);  // an unaligned line's last cache line
+  std::int64_t k0 = 0;
+  for (std::int64_t l = 0; l < L; l += G) {
+    for (std::int64_t q = l; q < l + G && q < L; ++q) prefetch(next + q * 64);
+    const std::int64_t n = l + G >= L ? K - k0 : std::min(b, K - k0);
+    piece(k0, n);
+    k0 += n;
+  }
+}
+
 /// Copies a band (N rows of wd elements; rows `rs` bytes apart, elements `es`) into the packed
 /// scratch s, row n at s + n * wd elements.
 template <class T>
@@ -341,30 +367,28 @@ void gather_lines(const ElementsGeom& g, const std::byte* idx, std::byte* out, c
         const std::byte* il = ib + j * ji;
         std::byte* ol = ob + j * jo;
         const std::byte* nl = nb + j * jn;
-        if (j + 1 < j1) prefetch_line(nl + jn, N, an, static_cast<std::int64_t>(W));
-        if (ai == static_cast<std::int64_t>(sizeof(I)) && ao == static_cast<std::int64_t>(W) &&
-            an == static_cast<std::int64_t>(W)) {  // dense lines: constant strides, scaled addressing
-          if constexpr (kVec) {
-            if (vec) {
-              vec(il, nl, ol, K, stream);
-              continue;
+        constexpr auto E = static_cast<std::int64_t>(W), EI = static_cast<std::int64_t>(sizeof(I));
+        if (ai == EI && ao == E && an == E) {  // dense lines: constant strides, scaled addressing
+          spread_prefetch(j + 1 < j1 ? nl + jn : nullptr, N * E, K, [&](std::int64_t k0, std::int64_t n) {
+            const std::byte* ik = il + k0 * EI;
+            std::byte* ok = ol + k0 * E;
+            if constexpr (kVec) {
+              if (vec) return vec(ik, nl, ok, n, stream);
             }
-          }
-          if (cvec) {
-            cvec(il, nl, ol, K, N, stream);
-            continue;
-          }
-          auto value = [&](std::int64_t k) {
-            return load<T>(nl + read_at<Trusted>(load<I>(il + k * static_cast<std::int64_t>(sizeof(I))), N) *
-                                    static_cast<std::int64_t>(W));
-          };
-          if (stream) {
-            for (std::int64_t k = 0; k < K; ++k) stream_store<T>(ol + k * static_cast<std::int64_t>(W), value(k));
-          } else {
-            for (std::int64_t k = 0; k < K; ++k) store<T>(ol + k * static_cast<std::int64_t>(W), value(k));
-          }
+            if (cvec) {
+              cvec(ik, nl, ok, n, N, stream);
+              return;
+            }
+            auto value = [&](std::int64_t k) { return load<T>(nl + read_at<Trusted>(load<I>(ik + k * EI), N) * E); };
+            if (stream) {
+              for (std::int64_t k = 0; k < n; ++k) stream_store<T>(ok + k * E, value(k));
+            } else {
+              for (std::int64_t k = 0; k < n; ++k) store<T>(ok + k * E, value(k));
+            }
+          });
           continue;
         }
+        if (j + 1 < j1) prefetch_line(nl + jn, N, an, E);
         for (std::int64_t k = 0; k < K; ++k)
           store<T>(ol + k * ao, load<T>(nl + read_at<Trusted>(load<I>(il + k * ai), N) * an));
       }
@@ -424,23 +448,26 @@ bool gather_lines_checked(const ElementsGeom& g, const std::byte* idx, std::byte
       const std::byte* il = idx + off[0] + j * ji;
       std::byte* ol = out + off[1] + j * jo;
       const std::byte* nl = in + off[2] + j * jn;
-      if (j + 1 < j1) prefetch_line(nl + jn, N, E, E);
-      if (vec) {
-        bad |= vec(il, nl, ol, K, N, stream) ? 0u : 1u;
-        continue;
-      }
-      std::uint64_t b = 0;
-      auto value = [&](std::int64_t k) {
-        const std::uint64_t u = index_pos(load<I>(il + k * EI), N);
-        b |= u >= uN ? 1u : 0u;
-        return load<T>(nl + static_cast<std::int64_t>(u < uN ? u : 0) * E);
-      };
-      if (stream) {
-        for (std::int64_t k = 0; k < K; ++k) stream_store<T>(ol + k * E, value(k));
-      } else {
-        for (std::int64_t k = 0; k < K; ++k) store<T>(ol + k * E, value(k));
-      }
-      bad |= b;
+      spread_prefetch(j + 1 < j1 ? nl + jn : nullptr, N * E, K, [&](std::int64_t k0, std::int64_t n) {
+        const std::byte* ik = il + k0 * EI;
+        std::byte* ok = ol + k0 * E;
+        if (vec) {
+          bad |= vec(ik, nl, ok, n, N, stream) ? 0u : 1u;
+          return;
+        }
+        std::uint64_t b = 0;
+        auto value = [&](std::int64_t k) {
+          const std::uint64_t u = index_pos(load<I>(ik + k * EI), N);
+          b |= u >= uN ? 1u : 0u;
+          return load<T>(nl + static_cast<std::int64_t>(u < uN ? u : 0) * E);
+        };
+        if (stream) {
+          for (std::int64_t k = 0; k < n; ++k) stream_store<T>(ok + k * E, value(k));
+        } else {
+          for (std::int64_t k = 0; k < n; ++k) store<T>(ok + k * E, value(k));
+        }
+        bad |= b;
+      });
     }
   });
   return bad == 0;
