@@ -114,6 +114,32 @@ def test_scatter_nd_rows_buckets(dtype, itype, threads, entries):
     assert same_bits(got, ref_scatter_nd(x, idx, upd, "none"))
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("cols", [64, 50, 200])
+def test_scatter_nd_rows_streamed(dtype, cols, stream_mode):
+    """Plain row writes streamed (threshold 0): the rows' whole cache lines bypass the cache,
+    their edge lines are stored normally. Rows of 50..1600 bytes, outputs shifted off the line
+    by one element and by 16 bytes, duplicates (the later row wins), every thread count."""
+    rng = np.random.default_rng(21)
+    x = random_array(rng, (300, cols), dtype)
+    idx = rng.integers(-300, 300, (4000, 1))
+    upd = random_array(rng, (4000, cols), dtype)
+    want = ref_scatter_nd(x, idx, upd, "none")
+    assert same_bits(_all_threads(lambda: sd.scatter_nd(x, idx, upd)), want)
+    w = np.dtype(dtype).itemsize
+    for shift in (0, w, 16):
+        buf = np.zeros(x.nbytes + 64, np.uint8)
+
+        def in_place(shift=shift, buf=buf):
+            y = buf[shift : shift + x.nbytes].view(dtype).reshape(x.shape)
+            y[...] = x
+            sd.scatter_nd(y, idx, upd, out=y)
+            return y.copy()
+
+        assert same_bits(_all_threads(in_place), want)
+        assert (buf[:shift] == 0).all() and (buf[shift + x.nbytes :] == 0).all()
+
+
 @pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("reduction", REDUCTIONS)
 def test_scatter_nd_large_slices(dtype, reduction, threads):

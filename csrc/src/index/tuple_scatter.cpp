@@ -7,13 +7,19 @@
 // in the serial order, bit-identical for any thread count, and no thread walks foreign tuples.
 // In place on several threads, run() does both in one team (file, barrier, apply if all good).
 #include <atomic>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <vector>
 
 #include "index/steps.hpp"
+#include "plan/copy_plan.hpp"
 #include "strided/error.hpp"
 #include "util/bits.hpp"
+#if defined(STRIDED_SSE2) && (defined(__x86_64__) || defined(_M_X64))
+#include <emmintrin.h>
+#define STRIDED_TS_STREAM 1
+#endif
 
 namespace strided::detail::index {
 namespace {
@@ -141,6 +147,41 @@ void apply_entries(const TupleScatterGeom& g, const std::vector<Entry<O>>& es, c
     }
     return;
   }
+#if defined(STRIDED_TS_STREAM)
+  // Plain writes of dense slices of 2+ lines into a large output: the slices' whole lines are
+  // streamed (no read for ownership; only their edge lines are read), the updates prefetched.
+  // Zen 2, A/B in alternating processes, 32768 rows of 64 floats into 65536x64 in place:
+  // 1 thread 2.5-3.3 -> 1.8 ms, 2 threads 1.9-2.4 -> 1.25-1.64 ms. One thread writes a region
+  // in order, so a duplicate's later row still lands last.
+  if constexpr (std::is_same_v<Op, OpNone<T>>) {
+    const std::int64_t B = Q * E;
+    if (g.slice.n == 1 && su == E && so == E && B >= 128 &&
+        static_cast<std::uint64_t>(g.targets) * static_cast<std::uint64_t>(B) >= stream_threshold()) {
+      for (std::size_t k = 0; k < n; ++k) {
+        if (k + kAhead < n) {
+          const std::byte* a = out + es[k + kAhead].dst;
+          const std::byte* u = upd + es[k + kAhead].upd;
+          prefetch(a);
+          prefetch(a + B - 1);
+          for (std::int64_t b = 0; b < B; b += 64) prefetch(u + b);
+          prefetch(u + B - 1);
+        }
+        std::byte* o = out + es[k].dst;
+        const std::byte* u = upd + es[k].upd;
+        const auto h = static_cast<std::int64_t>((0 - reinterpret_cast<std::uintptr_t>(o)) & 63u);
+        std::memcpy(o, u, static_cast<std::size_t>(h));
+        std::int64_t q = h;
+        for (; q + 64 <= B; q += 64)
+          for (int v = 0; v < 64; v += 16)
+            _mm_stream_si128(reinterpret_cast<__m128i*>(o + q + v),
+                             _mm_loadu_si128(reinterpret_cast<const __m128i*>(u + q + v)));
+        std::memcpy(o + q, u + q, static_cast<std::size_t>(B - q));
+      }
+      _mm_sfence();  // streamed stores are weakly ordered: publish them before the threads join
+      return;
+    }
+  }
+#endif
   if (g.slice.n == 1 && su == E && so == E) {  // dense slices
     for (std::size_t k = 0; k < n; ++k) {
       if (k + kAhead < n) {
