@@ -475,3 +475,22 @@ def test_gather_short_rows_inline(dtype, far, threads):
             assert same_bits(buf[1:-1, 1:-1], want), q
             keep[1:-1, 1:-1] = want
             assert same_bits(buf, keep), q
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32, np.float64])
+def test_gather_far_long_rows(dtype, threads):
+    """sd.gather of rows over 64 bytes from a table over 1 MiB: each row's lines (up to 512 bytes)
+    prefetched 8 rows ahead. Rows of 65 to 2000 bytes, dense and every other element, index
+    counts around the block of 8, against numpy.take."""
+    rng = np.random.default_rng(23)
+    size = np.dtype(dtype).itemsize
+    for nbytes in (65, 128, 200, 512, 520, 2000):
+        q = -(-nbytes // size)
+        table = random_array(rng, ((3 << 20) // (q * size), q), dtype)
+        for view in (table, table[:, ::2]):
+            for n in (7, 8, 9, 333):
+                idx = rng.integers(-len(view), len(view), n)
+                want = np.take(view, idx, axis=0)
+                for t in (1, 2):
+                    sd.set_num_threads(t)
+                    assert same_bits(sd.gather(view, idx, axis=0), want), (nbytes, n)

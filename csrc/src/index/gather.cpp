@@ -51,24 +51,27 @@ inline void copy_block(const Walk<2>& w, std::int64_t count, const std::byte* sr
 }
 
 // Random reads are latency-bound: the gathers read the sources of a block of indices ahead and
-// prefetch them, so that many misses are in flight.
+// prefetch them, so that many misses are in flight: kBlock of them, or 8 rows of over 64 bytes
+// (their lines all prefetched: 32 rows of 4 lines ahead overran the miss buffers, and the
+// prefetches stalled; Zen 2, 32768 random rows of 64 floats from 16 MiB, 1 thread, 3.2-3.3 ->
+// 2.7-2.8 ms with both).
 constexpr std::int64_t kBlock = 32;
 
-/// Items [j0, j1) in blocks of kBlock: source(j) reads item j's index (and prefetches what it
-/// names), returning the source's byte offset; the next block's sources are read while this
-/// block is moved by move(j, offset). Reading a block and then moving that same block left the
-/// pipeline empty at every block's start (2x slower for 2M points from a 64 MiB source).
+/// Items [j0, j1) in blocks of `block` <= kBlock: source(j) reads item j's index (and prefetches
+/// what it names), returning the source's byte offset; the next block's sources are read while
+/// this block is moved by move(j, offset). Reading a block and then moving that same block left
+/// the pipeline empty at every block's start (2x slower for 2M points from a 64 MiB source).
 template <class S, class M>
-inline void in_blocks(std::int64_t j0, std::int64_t j1, S&& source, M&& move) {
+inline void in_blocks(std::int64_t j0, std::int64_t j1, std::int64_t block, S&& source, M&& move) {
   std::int64_t src[2][kBlock];
   auto read = [&](std::int64_t jb, std::int64_t* sb) {
-    const std::int64_t nb = std::min(kBlock, j1 - jb);
+    const std::int64_t nb = std::min(block, j1 - jb);
     for (std::int64_t t = 0; t < nb; ++t) sb[t] = source(jb + t);
   };
   read(j0, src[0]);
-  for (std::int64_t jb = j0, k = 0; jb < j1; jb += kBlock, k ^= 1) {
-    if (jb + kBlock < j1) read(jb + kBlock, src[k ^ 1]);
-    const std::int64_t nb = std::min(kBlock, j1 - jb);
+  for (std::int64_t jb = j0, k = 0; jb < j1; jb += block, k ^= 1) {
+    if (jb + block < j1) read(jb + block, src[k ^ 1]);
+    const std::int64_t nb = std::min(block, j1 - jb);
     for (std::int64_t t = 0; t < nb; ++t) move(jb + t, src[k][t]);
   }
 }
@@ -91,6 +94,11 @@ void gather_items(const TakeGeom& g, const std::byte* in, const std::byte* idx, 
   const auto rb = static_cast<std::size_t>(Q) * W;
   const bool short_rows = Q > 1 && g.inner.n == 1 && g.inner.inner_st(0) == static_cast<std::int64_t>(W) &&
                           g.inner.inner_st(1) == static_cast<std::int64_t>(W) && rb <= 64;
+  // A far row's lines are all prefetched (up to 8; the hardware follows longer rows): the
+  // first line alone left the rest of a 256-byte row to miss in turn.
+  const bool dense_rows = g.inner.n == 1 && g.inner.inner_st(0) == static_cast<std::int64_t>(W);
+  const std::int64_t pf = dense_rows ? std::min<std::int64_t>(static_cast<std::int64_t>(rb), 512) : 1;
+  const std::int64_t block = pf > 64 ? 8 : kBlock;
   const auto move = [&](const std::byte* s, std::byte* d) {
     if (short_rows) copy_short(d, s, rb);
     else copy_block<W>(g.inner, Q, s, d);
@@ -117,10 +125,11 @@ void gather_items(const TakeGeom& g, const std::byte* in, const std::byte* idx, 
       std::byte* o = ob + off[1];
       if (far) {
         in_blocks(
-            j0, j1,
+            j0, j1, block,
             [&](std::int64_t j) {
               const std::int64_t at = read_index(load<I>(x + j * xi), N) * a;
-              prefetch(ib + at);
+              for (std::int64_t b = 0; b < pf; b += 64) prefetch(ib + at + b);
+              if (pf > 64) prefetch(ib + at + pf - 1);
               return at;
             },
             [&](std::int64_t j, std::int64_t at) { move(ib + at, o + j * xo); });
@@ -154,7 +163,7 @@ bool tuple_gather_items(const TupleGatherGeom& g, const std::byte* in, const std
   const std::int64_t xs = g.tuples.inner_st(0), os = g.tuples.inner_st(1), is = g.tuples.inner_st(2);
   for_runs(g.tuples, lo, hi, [&](const std::array<std::int64_t, 3>& off, std::int64_t j0, std::int64_t j1) {
     in_blocks(
-        j0, j1,
+        j0, j1, kBlock,
         [&](std::int64_t j) {
           const std::byte* x = idx + off[0] + j * xs;
           std::int64_t s = off[2] + j * is;
