@@ -478,10 +478,12 @@ def test_gather_short_rows_inline(dtype, far, threads):
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float32, np.float64])
-def test_gather_far_long_rows(dtype, threads):
+def test_gather_far_long_rows(dtype, threads, stream_mode):
     """sd.gather of rows over 64 bytes from a table over 1 MiB: each row's lines (up to 512 bytes)
-    prefetched 8 rows ahead. Rows of 65 to 2000 bytes, dense and every other element, index
-    counts around the block of 8, against numpy.take."""
+    prefetched 8 rows ahead, and (streamed) the whole lines of rows of 128+ bytes streamed. Rows
+    of 65 to 2000 bytes, dense and every other element, index counts around the block of 8, into
+    a new result and into out= shifted off the line by one element and by 16 bytes, neighbours
+    untouched, against numpy.take."""
     rng = np.random.default_rng(23)
     size = np.dtype(dtype).itemsize
     for nbytes in (65, 128, 200, 512, 520, 2000):
@@ -494,3 +496,9 @@ def test_gather_far_long_rows(dtype, threads):
                 for t in (1, 2):
                     sd.set_num_threads(t)
                     assert same_bits(sd.gather(view, idx, axis=0), want), (nbytes, n)
+                    for shift in (size, 16):
+                        buf = np.zeros(want.nbytes + 64, np.uint8)
+                        out = buf[shift : shift + want.nbytes].view(dtype).reshape(want.shape)
+                        sd.gather(view, idx, axis=0, out=out)
+                        assert same_bits(out, want), (nbytes, n, shift)
+                        assert not buf[:shift].any() and not buf[shift + want.nbytes :].any()

@@ -16,10 +16,7 @@
 #include "plan/copy_plan.hpp"
 #include "strided/error.hpp"
 #include "util/bits.hpp"
-#if defined(STRIDED_SSE2) && (defined(__x86_64__) || defined(_M_X64))
-#include <emmintrin.h>
-#define STRIDED_TS_STREAM 1
-#endif
+#include "util/copy.hpp"
 
 namespace strided::detail::index {
 namespace {
@@ -147,7 +144,7 @@ void apply_entries(const TupleScatterGeom& g, const std::vector<Entry<O>>& es, c
     }
     return;
   }
-#if defined(STRIDED_TS_STREAM)
+#if defined(STRIDED_STREAM_BYTES)  // (elsewhere stream_bytes is a plain copy)
   // Plain writes of dense slices of 2+ lines into a large output: the slices' whole lines are
   // streamed (no read for ownership; only their edge lines are read), the updates prefetched.
   // Zen 2, A/B in alternating processes, 32768 rows of 64 floats into 65536x64 in place:
@@ -166,18 +163,9 @@ void apply_entries(const TupleScatterGeom& g, const std::vector<Entry<O>>& es, c
           for (std::int64_t b = 0; b < B; b += 64) prefetch(u + b);
           prefetch(u + B - 1);
         }
-        std::byte* o = out + es[k].dst;
-        const std::byte* u = upd + es[k].upd;
-        const auto h = static_cast<std::int64_t>((0 - reinterpret_cast<std::uintptr_t>(o)) & 63u);
-        std::memcpy(o, u, static_cast<std::size_t>(h));
-        std::int64_t q = h;
-        for (; q + 64 <= B; q += 64)
-          for (int v = 0; v < 64; v += 16)
-            _mm_stream_si128(reinterpret_cast<__m128i*>(o + q + v),
-                             _mm_loadu_si128(reinterpret_cast<const __m128i*>(u + q + v)));
-        std::memcpy(o + q, u + q, static_cast<std::size_t>(B - q));
+        stream_bytes(out + es[k].dst, upd + es[k].upd, static_cast<std::size_t>(B));
       }
-      _mm_sfence();  // streamed stores are weakly ordered: publish them before the threads join
+      store_fence();
       return;
     }
   }
