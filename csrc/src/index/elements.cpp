@@ -60,7 +60,7 @@ inline void spread_prefetch(const std::byte* next, std::int64_t bytes, std::int6
     return;
   }
   constexpr std::int64_t G = 8;
-  const std::int64_t b = K * G / L / 16 * 16;  // whole 64-byte runs of 4-byte output
+  const std::int64_t b = K * G / L / 16 * 16;  // 16 elements: whole lines of 4- and 8-byte output
   prefetch(next + bytes - 1);  // an unaligned line's last cache line
   std::int64_t k0 = 0;
   for (std::int64_t l = 0; l < L; l += G) {
