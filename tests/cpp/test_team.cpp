@@ -54,9 +54,16 @@ void very_late(int threads) {  // a lost time slice
   sleep_ms(2);
 }
 
+// A region whose team-mates arrived as soon as the caller finished its 2 ms of work. Its times
+// are taken by adjacent calls (caller_started, team_arrived), not at the destructor: on a loaded
+// machine (CI's AArch64 tests under qemu-user) a pause of 100 us before the destructor made a
+// region with no work "late", which capped the team in the middle of the test.
 void good(int threads) {
   TeamWatch w(threads);
+  w.caller_started();
+  sleep_ms(2);
   w.caller_done();
+  w.team_arrived();
 }
 
 void late_teams_cap_then_probe() {
