@@ -26,6 +26,17 @@ def _check(view):
     assert out.tobytes() == np.ascontiguousarray(view).tobytes()
 
 
+def _check_at(view, at, *why):
+    """sd.copy(view) into an output starting `at` bytes past a 64-byte line boundary, with guard
+    bytes on both sides that must stay untouched."""
+    raw = np.full(view.nbytes + 256, 0xA5, np.uint8)
+    lo = (-raw.ctypes.data) % 64 + 64 + at
+    out = raw[lo : lo + view.nbytes].view(view.dtype).reshape(view.shape)
+    sd.copy(view, out=out)
+    assert out.tobytes() == np.ascontiguousarray(view).tobytes(), why
+    assert (raw[:lo] == 0xA5).all() and (raw[lo + view.nbytes :] == 0xA5).all(), why
+
+
 @pytest.mark.parametrize("dt", DTYPES)
 def test_narrow_both_directions(simd, threads, dt):
     for c in range(1, 18):
@@ -111,14 +122,8 @@ def test_rows_of_micro_tiles(simd, threads, streamed):
                     x = _data(shape, dt)
                     for v in (x.transpose(0, 2, 3, 1), x[:, ::-1].transpose(0, 2, 3, 1)):
                         _check(v)
-                        want = np.ascontiguousarray(v).tobytes()
                         for at in (0, np.dtype(dt).itemsize, 16, 40, 1):
-                            raw = np.full(v.nbytes + 256, 0xA5, np.uint8)
-                            lo = (-raw.ctypes.data) % 64 + 64 + at  # `at` bytes past a line boundary
-                            out = raw[lo : lo + v.nbytes].view(dt).reshape(v.shape)
-                            sd.copy(v, out=out)
-                            assert out.tobytes() == want, (dt, c, shape, at)
-                            assert (raw[:lo] == 0xA5).all() and (raw[lo + v.nbytes :] == 0xA5).all()
+                            _check_at(v, at, dt, c, shape)
     finally:
         _core._set_stream_threshold(before)
 
@@ -134,14 +139,8 @@ def test_streamed_panels_to_planes(simd, threads, dt):
         for c in (16, 24, 32, 64, 128, 256):
             for hw in (3001, 1024 // np.dtype(dt).itemsize * 3 + 8):
                 v = _data((hw, c), dt).T  # (c, hw): rows of c packed source elements -> c planes
-                want = np.ascontiguousarray(v).tobytes()
                 for at in (0, np.dtype(dt).itemsize, 16):
-                    raw = np.full(v.nbytes + 256, 0xA5, np.uint8)
-                    lo = (-raw.ctypes.data) % 64 + 64 + at
-                    out = raw[lo : lo + v.nbytes].view(dt).reshape(v.shape)
-                    sd.copy(v, out=out)
-                    assert out.tobytes() == want, (c, hw, at)
-                    assert (raw[:lo] == 0xA5).all() and (raw[lo + v.nbytes :] == 0xA5).all()
+                    _check_at(v, at, c, hw)
     finally:
         _core._set_stream_threshold(before)
 
@@ -165,14 +164,8 @@ def test_planes_to_rows_misaligned_source(simd, threads, dt, streamed):
                     lo_in = (-raw_in.ctypes.data) % 64 + src_at
                     planes = raw_in[lo_in : lo_in + c * hw_pad * isz].view(dt).reshape(c, hw_pad)[:, :hw]
                     v = planes.T  # (hw, c): c planes -> rows of c elements
-                    want = np.ascontiguousarray(v).tobytes()
                     for out_at in (0, 16):
-                        raw = np.full(v.nbytes + 256, 0xA5, np.uint8)
-                        lo = (-raw.ctypes.data) % 64 + 64 + out_at
-                        out = raw[lo : lo + v.nbytes].view(dt).reshape(v.shape)
-                        sd.copy(v, out=out)
-                        assert out.tobytes() == want, (c, hw, src_at, out_at)
-                        assert (raw[:lo] == 0xA5).all() and (raw[lo + v.nbytes :] == 0xA5).all()
+                        _check_at(v, out_at, c, hw, src_at)
     finally:
         _core._set_stream_threshold(before)
 
