@@ -4,7 +4,8 @@
 # corpus, with generous limits so that a busy machine slows the run down instead of failing it
 # (per-input timeout 300 s, total cap FUZZ_MAX_SECONDS, default 600 s, after which libFuzzer stops
 # cleanly). Exit non-zero on any crash, sanitizer report or property violation (fuzz/fuzz_ops.cpp).
-#   scripts/run_fuzz.sh [runs]      (env FUZZ_RUNS, FUZZ_MAX_SECONDS, BUILD_JOBS, BUILD_DIR)
+#   scripts/run_fuzz.sh [runs]      (env FUZZ_RUNS, FUZZ_MAX_SECONDS, BUILD_JOBS, BUILD_DIR;
+#   FUZZ_NO_BUILD=1: use the reused build as it is, for CI, whose tests run from it meanwhile)
 # OMP_DYNAMIC / OMP_THREAD_LIMIT make the OpenMP runtime hand out teams smaller than asked for,
 # so the fuzzer also covers "any team size" (SPEC 3.0 rule 6).
 # Installs clang + the libFuzzer runtime with apt-get when clang++ is missing (scripts/clang_env.sh).
@@ -28,7 +29,11 @@ else
     -DCMAKE_C_COMPILER="$CC_BIN" -DSTRIDED_SANITIZE=ON -DSTRIDED_BUILD_FUZZERS=ON \
     -DSTRIDED_BUILD_PYTHON=OFF -DSTRIDED_BUILD_TESTS=OFF -DSTRIDED_WERROR=ON >/dev/null
 fi
-cmake --build "$BUILD" -j"${BUILD_JOBS:-2}" --target fuzz_ops fuzz_corpus
+if [ "${FUZZ_NO_BUILD:-0}" = 1 ] && [ -x "$BUILD/fuzz/fuzz_ops" ]; then
+  echo "run_fuzz: FUZZ_NO_BUILD=1: $BUILD/fuzz/fuzz_ops as built"
+else
+  cmake --build "$BUILD" -j"${BUILD_JOBS:-2}" --target fuzz_ops fuzz_corpus
+fi
 
 mkdir -p "$BUILD/fuzz/work_corpus" "$BUILD/fuzz/artifacts"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:halt_on_error=1:allocator_may_return_null=1"

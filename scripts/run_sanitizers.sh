@@ -3,7 +3,8 @@
 # tests (ctest, the fuzzer's seed corpus among them) and the Python suite against that build; fail
 # on any test failure or any sanitizer report. scripts/run_fuzz.sh then fuzzes from the same build
 # (BUILD_DIR=build/asan), so CI compiles the sanitized library once.
-#   scripts/run_sanitizers.sh [pytest args...]     (env BUILD_DIR, default build/asan; BUILD_JOBS)
+#   scripts/run_sanitizers.sh [pytest args...]     (env BUILD_DIR, default build/asan; BUILD_JOBS;
+#   BUILT_FLAG: a file to create once the build is done, for CI to start the fuzzer beside the tests)
 # The Python interpreter is not sanitized, so clang's ASan runtime is LD_PRELOADed and leak detection is off
 # for it (CPython's own allocations would be reported); ctest runs with leak detection on.
 # STRIDED_HYPOTHESIS_PROFILE=sanitize (read by the test files) keeps hypothesis runs short.
@@ -27,6 +28,7 @@ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_CXX_COMPILER="$CXX_BIN" -DCMAKE_C_COMPIL
   -DSTRIDED_SANITIZE=ON -DSTRIDED_WERROR=ON -DSTRIDED_BUILD_TESTS=ON -DSTRIDED_BUILD_FUZZERS=ON >/dev/null
 cmake --build "$BUILD" -j"${BUILD_JOBS:-2}"
 built=$(date +%s)
+[ -n "${BUILT_FLAG:-}" ] && touch "$BUILT_FLAG"
 rm -rf "$LOGDIR" && mkdir -p "$LOGDIR"
 LOGDIR=$(cd "$LOGDIR" && pwd)  # absolute: the runtimes' log_path (BUILD_DIR may be either)
 
