@@ -6,6 +6,31 @@
 
 namespace strided::py {
 
+namespace {
+
+/// A native-order numpy dtype's DirectML type from its kind and item size (no strings, no
+/// attribute lookups): every functional call comes through here.
+std::optional<DataType> native_dtype(const pyb::dtype& d) {
+  const char order = d.byteorder();
+  if (!(order == '=' || order == '|' || order == (PY_LITTLE_ENDIAN ? '<' : '>'))) return std::nullopt;
+  const char kind = d.kind();
+  const auto size = d.itemsize();
+  if (kind == 'f' && size == 2) return DataType::FLOAT16;
+  if (kind == 'f' && size == 4) return DataType::FLOAT32;
+  if (kind == 'f' && size == 8) return DataType::FLOAT64;
+  if (kind == 'i' && size == 1) return DataType::INT8;
+  if (kind == 'i' && size == 2) return DataType::INT16;
+  if (kind == 'i' && size == 4) return DataType::INT32;
+  if (kind == 'i' && size == 8) return DataType::INT64;
+  if (kind == 'u' && size == 1) return DataType::UINT8;
+  if (kind == 'u' && size == 2) return DataType::UINT16;
+  if (kind == 'u' && size == 4) return DataType::UINT32;
+  if (kind == 'u' && size == 8) return DataType::UINT64;
+  return std::nullopt;
+}
+
+}  // namespace
+
 DataType to_dtype(pyb::handle obj) {
   if (obj.is_none()) throw pyb::type_error("dtype: expected a DataType, a numpy dtype or a type name, got None");
   if (pyb::isinstance<pyb::str>(obj)) return parse_dtype(obj.cast<std::string>());
@@ -16,39 +41,25 @@ DataType to_dtype(pyb::handle obj) {
       throw ValidationError("dtype: unknown data type " + std::to_string(v));
     return static_cast<DataType>(v);
   }
+  pyb::dtype d;
   if (pyb::isinstance<pyb::dtype>(obj)) {
-    // Fast path (every functional call): read kind/itemsize/byteorder straight off the descriptor.
-    const auto d = pyb::reinterpret_borrow<pyb::dtype>(obj);
-    const char order = d.byteorder();
-    const bool native = order == '=' || order == '|' || (order == (PY_LITTLE_ENDIAN ? '<' : '>'));
-    if (native) {
-      const char kind = d.kind();
-      const auto size = d.itemsize();
-      if (kind == 'f' && size == 2) return DataType::FLOAT16;
-      if (kind == 'f' && size == 4) return DataType::FLOAT32;
-      if (kind == 'f' && size == 8) return DataType::FLOAT64;
-      if (kind == 'i' && size == 1) return DataType::INT8;
-      if (kind == 'i' && size == 2) return DataType::INT16;
-      if (kind == 'i' && size == 4) return DataType::INT32;
-      if (kind == 'i' && size == 8) return DataType::INT64;
-      if (kind == 'u' && size == 1) return DataType::UINT8;
-      if (kind == 'u' && size == 2) return DataType::UINT16;
-      if (kind == 'u' && size == 4) return DataType::UINT32;
-      if (kind == 'u' && size == 8) return DataType::UINT64;
+    d = pyb::reinterpret_borrow<pyb::dtype>(obj);
+  } else {
+    // A scalar type (np.float16, float) or anything numpy.dtype takes; numpy.dtype looked up once
+    // (an import per call cost more than the rest of a small cast).
+    static const pyb::object& np_dtype = *new pyb::object(pyb::module_::import("numpy").attr("dtype"));
+    try {
+      d = pyb::reinterpret_steal<pyb::dtype>(np_dtype(obj).release());
+    } catch (pyb::error_already_set&) {
+      throw pyb::type_error("dtype: expected a DataType, a numpy dtype or a type name, got " +
+                            pyb::repr(obj).cast<std::string>());
     }
   }
-  pyb::object dt;
-  try {
-    dt = pyb::module_::import("numpy").attr("dtype")(obj);
-  } catch (pyb::error_already_set&) {
-    throw pyb::type_error("dtype: expected a DataType, a numpy dtype or a type name, got " +
-                          pyb::repr(obj).cast<std::string>());
-  }
-  const auto d = pyb::reinterpret_borrow<pyb::dtype>(dt);
+  if (const auto t = native_dtype(d)) return *t;
   if (!d.attr("isnative").cast<bool>())
-    throw ValidationError("dtype: non-native byte order " + pyb::str(dt).cast<std::string>() +
+    throw ValidationError("dtype: non-native byte order " + pyb::str(d).cast<std::string>() +
                           " is not supported; use arr.astype(arr.dtype.newbyteorder('='))");
-  const std::string kind = pyb::str(dt.attr("name")).cast<std::string>();
+  const std::string kind = pyb::str(d.attr("name")).cast<std::string>();
   try {
     return parse_dtype(kind);
   } catch (const ValidationError&) {
@@ -70,7 +81,18 @@ std::optional<FeatureLevel> to_level(pyb::handle obj) {
                         pyb::repr(obj).cast<std::string>());
 }
 
-pyb::dtype numpy_dtype(DataType t) { return pyb::dtype(std::string(dtype_name(t))); }
+pyb::dtype numpy_dtype(DataType t) {
+  // Made once per type (numpy parses the name): results of small calls are made per call.
+  constexpr int n = kDataTypeCount + 1;  // DataType values 1..11
+  static pyb::dtype* const table = [] {
+    auto* p = new pyb::dtype[n];  // never freed: the interpreter may outlive statics
+    for (int i = 1; i < n; ++i) p[i] = pyb::dtype(std::string(dtype_name(static_cast<DataType>(i))));
+    return p;
+  }();
+  const auto i = static_cast<std::uint32_t>(t);
+  if (i == 0 || i >= static_cast<std::uint32_t>(n)) return pyb::dtype(std::string(dtype_name(t)));  // numpy's error
+  return table[i];
+}
 
 pyb::tuple to_tuple(const std::vector<std::int64_t>& v) {
   pyb::tuple t(v.size());

@@ -10,7 +10,8 @@ layers over the library's functional path.
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence, Tuple
+import collections.abc as abc  # isinstance: typing's aliases check slower
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
@@ -34,7 +35,7 @@ def _ints(v: Any, field: str) -> List[int]:
     """An int, or a sequence (or 1-d array) of ints, each by the bindings' rule (_core._to_int)."""
     if type(v) in (tuple, list) and all(type(r) is int and -_INT64_MAX - 1 <= r <= _INT64_MAX for r in v):
         return list(v)  # the common case, without a bindings call per value (3x faster)
-    if isinstance(v, np.ndarray) and v.ndim > 0 or isinstance(v, Sequence) and not isinstance(v, (str, bytes)):
+    if isinstance(v, np.ndarray) and v.ndim > 0 or isinstance(v, abc.Sequence) and not isinstance(v, (str, bytes)):
         return [_core._to_int(r, f"{field}[{i}]") for i, r in enumerate(v)]
     return [_core._to_int(v, field)]
 
@@ -96,7 +97,7 @@ def cast(x: Any, dtype: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
     ``x``'s shape, or ``out`` (any strides, exactly that shape and dtype).
     """
     a = _array(x, "cast.x")
-    target = _core.DataType(_core._to_dtype(dtype)).numpy
+    target = _core._to_dtype(dtype).numpy
     res = _core._empty(a.shape, target) if out is None else _out(out, a.shape, target)  # the pool when large
     if res.size:
         _core._run(_CAST, (), (a,), (res,))

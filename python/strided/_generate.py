@@ -31,7 +31,7 @@ def _shape(shape: Any, name: str) -> Tuple[int, ...]:
 def _dtype_for(value: Any, dtype: Any, out: Optional[np.ndarray], name: str) -> np.dtype:
     """``dtype`` if given, else ``out``'s, else a Scalar's, else numpy's default for the number."""
     if dtype is not None:
-        return np.dtype(_core.DataType(_core._to_dtype(dtype)).numpy)
+        return _core._to_dtype(dtype).numpy
     if isinstance(out, np.ndarray):
         return out.dtype
     if isinstance(value, _core.Scalar):
@@ -119,7 +119,7 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> np
             raise _core.ValidationError("arange.dtype: complex values are not a DirectML type")
         dt = np.dtype(np.float64 if any(isinstance(v, (float, np.floating)) for v in vals) else np.int64)
     else:
-        dt = np.dtype(_core.DataType(_core._to_dtype(dtype)).numpy)
+        dt = _core._to_dtype(dtype).numpy
     if all(isinstance(v, (int, np.integer)) for v in vals):  # exact: ceil(a / b) = -((-a) // b)
         a, b, c = (int(v) for v in vals)
         if c == 0:

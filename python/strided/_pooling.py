@@ -3,7 +3,9 @@ MaxUnpooling, ONNX MaxUnpool)."""
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence, Tuple
+import collections.abc as abc  # isinstance: typing's aliases check slower
+import math
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
@@ -22,7 +24,7 @@ def _per_dim(v: Any, d: int, field: str, least: int) -> List[int]:
     """One value per spatial dimension: a scalar applies to all of them (torch's rule)."""
     vals = _ints(v, field)
     scalar = not (
-        isinstance(v, np.ndarray) and v.ndim > 0 or isinstance(v, Sequence) and not isinstance(v, (str, bytes))
+        isinstance(v, np.ndarray) and v.ndim > 0 or isinstance(v, abc.Sequence) and not isinstance(v, (str, bytes))
     )
     if scalar:
         vals = vals * d
@@ -75,7 +77,7 @@ def unfold(
                 f"the padded input {a.shape[2 + i]} + {lo[i]} + {hi[i]} = {padded}"
             )
         blocks.append((padded - span) // st[i] + 1)
-    shape = (a.shape[0], a.shape[1] * int(np.prod(win, dtype=object)), int(np.prod(blocks, dtype=object)))
+    shape = (a.shape[0], a.shape[1] * math.prod(win), math.prod(blocks))
     if out is None:
         if any(s > _INT64_MAX for s in shape):
             raise _ValidationError(f"unfold.window: the result's shape {shape} does not fit in 64 bits")

@@ -28,8 +28,11 @@ def _itemsize(self: Any) -> int:
     return _ITEMSIZE[self.name]
 
 
+_NUMPY: dict[int, np.dtype[Any]] = {}  # DataType value -> numpy dtype, filled by install_enum_helpers
+
+
 def _numpy(self: Any) -> np.dtype[Any]:
-    return np.dtype(str(self.name).lower())
+    return _NUMPY[int(self)]  # made once: np.dtype(name) per call cost more than a small cast
 
 
 def _from_numpy(cls: Any, dtype_like: Any) -> Any:
@@ -56,6 +59,7 @@ def _level_format(self: Any, spec: str) -> str:
 def install_enum_helpers() -> None:
     # setattr: the stub (_core/__init__.pyi) already declares these as the methods they become.
     dt = _core.DataType
+    _NUMPY.update({int(t): np.dtype(str(t.name).lower()) for t in dt})
     setattr(dt, "itemsize", property(_itemsize))
     setattr(dt, "numpy", property(_numpy))
     setattr(dt, "from_numpy", classmethod(_from_numpy))
