@@ -6,6 +6,8 @@ results for 1-4 threads."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -536,9 +538,18 @@ def test_gather_far_long_rows(dtype, threads, stream_mode):
                 for t in (1, 2):
                     sd.set_num_threads(t)
                     assert same_bits(sd.gather(view, idx, axis=0), want), (nbytes, n)
-                    for shift in (size, 16):
-                        buf = np.zeros(want.nbytes + 64, np.uint8)
-                        out = buf[shift : shift + want.nbytes].view(dtype).reshape(want.shape)
-                        sd.gather(view, idx, axis=0, out=out)
-                        assert same_bits(out, want), (nbytes, n, shift)
-                        assert not buf[:shift].any() and not buf[shift + want.nbytes :].any()
+                    # Shifts from a line; thresholds: the fixture's, and the output's size (then
+                    # only rows of whole lines stream, rows with edge lines are stored plainly).
+                    for shift, thr in itertools.product((0, size, 16), (None, want.nbytes)):
+                        buf = np.zeros(want.nbytes + 128, np.uint8)
+                        at = (-buf.ctypes.data) % 64 + shift
+                        out = buf[at : at + want.nbytes].view(dtype).reshape(want.shape)
+                        old = sd._core._stream_threshold()
+                        if thr is not None and stream_mode == "streamed":
+                            sd._core._set_stream_threshold(thr)
+                        try:
+                            sd.gather(view, idx, axis=0, out=out)
+                        finally:
+                            sd._core._set_stream_threshold(old)
+                        assert same_bits(out, want), (nbytes, n, shift, thr)
+                        assert not buf[:at].any() and not buf[at + want.nbytes :].any()
