@@ -29,16 +29,18 @@ echo "== building the sdist"
 SDIST=$(ls "$WORK"/dist/strided-*.tar.gz)
 echo "   $SDIST ($(du -k "$SDIST" | cut -f1) KiB)"
 
-# What must be inside, and what must not.
+# What must be inside, and what must not. (grep reads the list from a here-string: `echo "$LIST" |
+# grep -q` under pipefail fails when grep exits at its match before echo has written everything,
+# and echo dies of SIGPIPE: a present file read as missing, seen once in CI.)
 LIST=$(tar tzf "$SDIST")
-TOP=$(echo "$LIST" | head -n1 | cut -d/ -f1)
+TOP=${LIST%%/*}  # the first entry's top folder
 for need in CMakeLists.txt pyproject.toml README.md cmake/strided-config.cmake.in \
             csrc/include/strided/strided.hpp python/strided/__init__.py python/strided/_core/__init__.pyi python/strided/_core/xla.pyi \
             python/strided/py.typed tests/consumer/CMakeLists.txt; do
-  echo "$LIST" | grep -qx "$TOP/$need" || { echo "sdist lacks $need"; exit 1; }
+  grep -qx "$TOP/$need" <<<"$LIST" || { echo "sdist lacks $need"; exit 1; }
 done
-if echo "$LIST" | grep -qE "^$TOP/(build|dist|\.hypothesis|\.pytest_cache|\.benchmarks)/|\.so$"; then
-  echo "sdist holds build output or caches:"; echo "$LIST" | grep -E "^$TOP/(build|dist|\.hypothesis|\.pytest_cache|\.benchmarks)/|\.so$" | head
+if grep -qE "^$TOP/(build|dist|\.hypothesis|\.pytest_cache|\.benchmarks)/|\.so$" <<<"$LIST"; then
+  echo "sdist holds build output or caches:"; grep -E "^$TOP/(build|dist|\.hypothesis|\.pytest_cache|\.benchmarks)/|\.so$" <<<"$LIST" | head
   exit 1
 fi
 

@@ -217,7 +217,7 @@ CMAKE_DIR=$("$VPY" -m strided --cmake-dir)
 LINKED=$(grep -o '[^ ]*libstrided\.a' "$WORK/consumer/consumer-wheel/build.ninja" | sort -u)
 [[ "$LINKED" == "$(realpath "$SITE")"/strided/cpp/lib*/libstrided.a ]] || fail "consumer linked ${LINKED:-no libstrided.a}"
 echo "   linked $LINKED"
-if readelf -d "$WORK/consumer/consumer-wheel/consumer" 2>/dev/null | grep -q 'NEEDED.*libgomp'; then
+if grep -q 'NEEDED.*libgomp' <<<"$(readelf -d "$WORK/consumer/consumer-wheel/consumer" 2>/dev/null)"; then
   echo "   OpenMP: the consumer needs libgomp (found by the package config's find_dependency(OpenMP))"
 fi
 
