@@ -17,6 +17,7 @@
 #include "strided/error.hpp"
 #include "util/bits.hpp"
 #include "util/copy.hpp"
+#include "util/isa.hpp"
 
 namespace strided::detail::index {
 namespace {
@@ -104,7 +105,7 @@ struct Bucket {
 };
 /// Makes room for one more entry after `used` (cold: doubles the bucket).
 template <class O>
-[[gnu::noinline]] Entry<O>* grow(Bucket<O>& b, std::size_t used) {
+STRIDED_NOINLINE Entry<O>* grow(Bucket<O>& b, std::size_t used) {
   b.v.resize(std::max<std::size_t>(1024, 2 * b.v.size()));
   return b.v.data() + used;
 }

@@ -1427,12 +1427,8 @@ void k_convert_contig(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, 
 // read for ownership first: int32 -> float32 ran at 0.77 of a memcpy of the same bytes). One
 // function for every pair (a template per pair doubled the convert family's compile time); the
 // planner fences after the span.
-#if defined(_MSC_VER)
-__declspec(noinline)
-#else
-__attribute__((noinline))
-#endif
-void convert_streamed(CopyKernel conv, i64 WS, i64 WD, const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0) {
+STRIDED_NOINLINE void convert_streamed(CopyKernel conv, i64 WS, i64 WD, const byte* s, byte* d, i64 n1, i64 ss1,
+                                       i64 ds1, i64 n0) {
   alignas(64) byte buf[4096];
   const i64 B = 4096 / WD;  // elements per block
   for (i64 r = 0; r < n1; ++r, s += ss1, d += ds1) {

@@ -26,3 +26,9 @@
 #else
 #define STRIDED_ALWAYS_INLINE inline __attribute__((always_inline))
 #endif
+// For a cold path kept out of the loop that calls it.
+#if defined(_MSC_VER) && !defined(__clang__)
+#define STRIDED_NOINLINE __declspec(noinline)
+#else
+#define STRIDED_NOINLINE __attribute__((noinline))
+#endif
