@@ -31,7 +31,7 @@ echo "   $SDIST ($(du -k "$SDIST" | cut -f1) KiB)"
 
 # What must be inside, and what must not. (grep reads the list from a here-string: `echo "$LIST" |
 # grep -q` under pipefail fails when grep exits at its match before echo has written everything,
-# and echo dies of SIGPIPE: a present file read as missing, seen once in CI.)
+# and echo dies of SIGPIPE: a present file read as missing, seen once in a .ci/run.)
 LIST=$(tar tzf "$SDIST")
 TOP=${LIST%%/*}  # the first entry's top folder
 for need in CMakeLists.txt pyproject.toml README.md cmake/strided-config.cmake.in \

@@ -538,14 +538,16 @@ def test_gather_far_long_rows(dtype, threads, stream_mode):
                 for t in (1, 2):
                     sd.set_num_threads(t)
                     assert same_bits(sd.gather(view, idx, axis=0), want), (nbytes, n)
-                    # Shifts from a line; thresholds: the fixture's, and the output's size (then
-                    # only rows of whole lines stream, rows with edge lines are stored plainly).
-                    for shift, thr in itertools.product((0, size, 16), (None, want.nbytes)):
+                    # Shifts from a line; thresholds: the fixture's, and (streamed) the output's
+                    # size (then only rows of whole lines stream, rows with edge lines are stored
+                    # plainly).
+                    thrs = (None, want.nbytes) if stream_mode == "streamed" else (None,)
+                    for shift, thr in itertools.product((0, size, 16), thrs):
                         buf = np.zeros(want.nbytes + 128, np.uint8)
                         at = (-buf.ctypes.data) % 64 + shift
                         out = buf[at : at + want.nbytes].view(dtype).reshape(want.shape)
                         old = sd._core._stream_threshold()
-                        if thr is not None and stream_mode == "streamed":
+                        if thr is not None:
                             sd._core._set_stream_threshold(thr)
                         try:
                             sd.gather(view, idx, axis=0, out=out)
