@@ -77,7 +77,11 @@ void late_teams_cap_then_probe() {
     good(4);
     exact = late(4);
     if (!exact) continue;
-    CHECK_EQ(team_cap(), 1024);  // not in a row
+    // Not in a row. On a loaded machine (AArch64 under qemu beside CI's other lane) good() itself
+    // was once judged late and capped the team here: retried like an overslept late(); a rule that
+    // never resets still fails every attempt.
+    exact = team_cap() == 1024;
+    if (!exact) continue;
     exact = late(4);
   }
   CHECK(exact);
