@@ -900,14 +900,31 @@ template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n
   constexpr i64 T = line_edge<W>();
   const i64 ds1 = n0 * W, nc = One ? T : n0;
   const bool aligned = addr(d) % 64 == 0;
+  const auto tile = [&](i64 r, i64 c) {
+    if (NT && aligned) line_micro<W, true>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
+    else line_micro<W, false>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
+  };
   i64 r = 0;
+  if constexpr (!One) {
+    // K tile rows (4 lines of each plane) per visit of a group of T planes, not one: with planes
+    // a power of two apart, every plane's line of a tile row falls in one L1 set, and 32+ planes
+    // walked a line at a time evicted each other's next lines (the hardware fetches them ahead).
+    // AMD Zen 5, one thread, in cache, processes alternated (GB/s): float32 C = 64 (planes 4 KiB
+    // apart) 21-25 -> 37, C = 128 28-32 -> 44, float16 C = 64, 128 21-26 -> 30, 22-32 -> 40;
+    // 2 tile rows per visit: 32, 40; 8: 30, 39.
+    constexpr i64 K = 4;
+    for (; r + K * T <= n1; r += K * T) {
+      if (nc >= imin(64, 4 * T) && r + 2 * K * T <= n1)
+        for (i64 k = 0; k < nc; ++k)
+          for (i64 j = 0; j < K; ++j) prefetch_l2(s + k * ss0 + (r + K * T + j * T) * W);
+      for (i64 c = 0; c < nc; c += T)
+        for (i64 j = 0; j < K; ++j) tile(r + j * T, c);
+    }
+  }
   for (; r + T <= n1; r += T) {
     if (nc >= imin(64, 4 * T) && r + 3 * T <= n1)
       for (i64 k = 0; k < nc; ++k) prefetch_l2(s + k * ss0 + (r + 2 * T) * W);
-    for (i64 c = 0; c < nc; c += T) {
-      if (NT && aligned) line_micro<W, true>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
-      else line_micro<W, false>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
-    }
+    for (i64 c = 0; c < nc; c += T) tile(r, c);
   }
   for (; r < n1; ++r)
     for (i64 i = 0; i < nc; ++i) st<W>(d + r * ds1 + i * W, ld<W>(s + r * W + i * ss0));
