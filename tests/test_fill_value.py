@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import strided as sd
+from strided import _core
 from conftest import ALL_DTYPES, same_bits
 
 FL = sd.FeatureLevel
@@ -18,28 +19,38 @@ FL = sd.FeatureLevel
 # ---------------------------------------------------------------- Scalar
 
 
-@pytest.mark.parametrize(
-    "dtype,value,expect",
-    [
-        ("uint8", -2, 254),  # SPEC 1: an int exactly, modulo 2^bits
-        ("uint8", 300.7, 255),  # a float as FLOAT64, then float -> int saturates
-        ("uint8", -1.0, 0),
-        ("int32", 3e9, 2**31 - 1),
-        ("int32", float("nan"), 0),
-        ("int32", -2.7, -2),
-        ("int8", 2**64 - 1, -1),  # UINT64 max -> low bits
-        ("int64", -(2**63), -(2**63)),
-        ("uint64", 2**64 - 1, 2**64 - 1),
-        ("float16", 65519.0, 65504.0),
-        ("float16", 65520, float("inf")),  # an int is rounded once, exactly (SPEC 3.5)
-        ("float32", 16777217, 16777216.0),
-        ("int16", True, 1),
-    ],
-)
+CAST_CASES = [
+    ("uint8", -2, 254),  # SPEC 1: an int exactly, modulo 2^bits
+    ("uint8", 300.7, 255),  # a float as FLOAT64, then float -> int saturates
+    ("uint8", -1.0, 0),
+    ("int32", 3e9, 2**31 - 1),
+    ("int32", float("nan"), 0),
+    ("int32", -2.7, -2),
+    ("int8", 2**64 - 1, -1),  # UINT64 max -> low bits
+    ("int64", -(2**63), -(2**63)),
+    ("uint64", 2**64 - 1, 2**64 - 1),
+    ("float16", 65519.0, 65504.0),
+    ("float16", 65520, float("inf")),  # an int is rounded once, exactly (SPEC 3.5)
+    ("float32", 16777217, 16777216.0),
+    ("int16", True, 1),
+]
+
+
+@pytest.mark.parametrize("dtype,value,expect", CAST_CASES)
 def test_scalar_converts_by_the_cast_rules(dtype, value, expect) -> None:
     s = sd.Scalar(dtype, value)
     assert s.dtype == sd.DataType.from_numpy(dtype)
     assert s.value == expect and type(s.value) is type(expect)
+
+
+@pytest.mark.parametrize("dtype,value,expect", CAST_CASES)
+def test_full_converts_numbers_as_scalar_does(dtype, value, expect) -> None:
+    # full's Python int / float path converts in one bindings call (_core._bits), others through
+    # Scalar: the same rule either way, and the result's bits are numpy's for the expected value.
+    got = sd.full((3,), value, dtype)
+    assert same_bits(got, np.full((3,), expect, dtype))
+    u = np.array(expect, dtype).view(f"u{np.dtype(dtype).itemsize}").item()  # the union's bits, zero-extended
+    assert _core._bits(value, dtype, "v") == (u - 2**64 if u >= 2**63 else u)  # as the signed parameter
 
 
 def test_scalar_bits_are_the_unions() -> None:

@@ -449,6 +449,15 @@ void register_ops(pyb::module_& m) {
 }
 
 void register_scalar(pyb::module_& m) {
+  // _functional._bits' fast path for a Python int or float: Scalar(dtype, value).bits in one call
+  // (1.1 -> 0.2 us per value), as the signed 64-bit parameter that _run takes.
+  m.def(
+      "_bits",
+      [](pyb::handle value, pyb::handle dtype, const std::string& field) {
+        return static_cast<std::int64_t>(exact_number(value, field).cast(to_dtype(dtype)).value_bits());
+      },
+      pyb::arg("value"), pyb::arg("dtype"), pyb::arg("field"),
+      "A number converted to dtype by the Cast rules, its union's bits as a signed 64-bit integer.");
   pyb::options plain;  // text signatures (inspect.signature, help())
   plain.disable_function_signatures();
   pyb::class_<Scalar>(m, "Scalar",

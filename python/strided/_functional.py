@@ -50,6 +50,8 @@ def _number(value: Any, name: str) -> Any:
 
 def _bits(value: Any, dtype: np.dtype, name: str) -> int:
     """The value as a Scalar of ``dtype`` (Cast rules), as the signed 64-bit parameter."""
+    if type(value) is int or type(value) is float:  # the common case in one bindings call
+        return _core._bits(value, dtype, name)
     s = value if isinstance(value, _core.Scalar) else _core.Scalar(dtype, _number(value, name))
     b = s.cast(dtype).bits
     return b - (1 << 64) if b > _INT64_MAX else b
@@ -97,7 +99,7 @@ def cast(x: Any, dtype: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
     ``x``'s shape, or ``out`` (any strides, exactly that shape and dtype).
     """
     a = _array(x, "cast.x")
-    target = _core._to_dtype(dtype).numpy
+    target = _core._numpy_dtype(dtype)
     res = _core._empty(a.shape, target) if out is None else _out(out, a.shape, target)  # the pool when large
     if res.size:
         _core._run(_CAST, (), (a,), (res,))

@@ -16,6 +16,7 @@ _FILL_CONSTANT = _core._op_codes["FillValueConstantDesc"]
 _FILL_SEQUENCE = _core._op_codes["FillValueSequenceDesc"]
 _DIAGONAL = _core._op_codes["DiagonalMatrixDesc"]
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
+_INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
 
 __all__ = ["arange", "diagonal_fill", "eye", "eye_like", "fill_sequence", "full", "tril", "trilu", "triu"]
 
@@ -31,7 +32,7 @@ def _shape(shape: Any, name: str) -> Tuple[int, ...]:
 def _dtype_for(value: Any, dtype: Any, out: Optional[np.ndarray], name: str) -> np.dtype:
     """``dtype`` if given, else ``out``'s, else a Scalar's, else numpy's default for the number."""
     if dtype is not None:
-        return _core._to_dtype(dtype).numpy
+        return _core._numpy_dtype(dtype)
     if isinstance(out, np.ndarray):
         return out.dtype
     if isinstance(value, _core.Scalar):
@@ -94,11 +95,17 @@ def fill_sequence(
     o = _as_out(out)
     either = delta if isinstance(delta, (float, np.floating)) and not isinstance(start, _core.Scalar) else start
     dt = _dtype_for(either, dtype, o, "fill_sequence")
+    res = _sequence(dims, dt, start, delta, o)
+    return res if out is None else out
+
+
+def _sequence(dims: Tuple[int, ...], dt: np.dtype, start: Any, delta: Any, o: Optional[np.ndarray]) -> np.ndarray:
+    """fill_sequence once its arguments are checked (arange's way in, without checking twice)."""
     params = (_bits(start, dt, "fill_sequence.start"), _bits(delta, dt, "fill_sequence.delta"))
     res = _result(dims, dt, o, "fill_sequence.shape")
     if res.size:
         _core._run(_FILL_SEQUENCE, params, (), (res,))
-    return res if out is None else out
+    return res
 
 
 def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> np.ndarray:
@@ -113,14 +120,20 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> np
     """
     if stop is None:
         start, stop = 0, start
-    vals = [_number(v, f"arange.{n}") for v, n in ((start, "start"), (stop, "stop"), (step, "step"))]
-    if dtype is None:  # numpy's arange: float64 when a value is a float (of any width), else int64
+    vals: Any = (start, stop, step)
+    ints = type(start) is int and type(stop) is int and type(step) is int  # the common case, checked
+    if not ints:
+        vals = [_number(v, f"arange.{n}") for v, n in zip(vals, ("start", "stop", "step"))]
+        ints = all(isinstance(v, (int, np.integer)) for v in vals)
+    if dtype is not None:
+        dt = _core._numpy_dtype(dtype)
+    elif ints:  # numpy's arange: float64 when a value is a float (of any width), else int64
+        dt = _INT64
+    else:
         if any(isinstance(v, (complex, np.complexfloating)) for v in vals):
             raise _core.ValidationError("arange.dtype: complex values are not a DirectML type")
-        dt = np.dtype(np.float64 if any(isinstance(v, (float, np.floating)) for v in vals) else np.int64)
-    else:
-        dt = _core._to_dtype(dtype).numpy
-    if all(isinstance(v, (int, np.integer)) for v in vals):  # exact: ceil(a / b) = -((-a) // b)
+        dt = _FLOAT64 if any(isinstance(v, (float, np.floating)) for v in vals) else _INT64
+    if ints:  # exact: ceil(a / b) = -((-a) // b)
         a, b, c = (int(v) for v in vals)
         if c == 0:
             raise _core.ValidationError("arange.step: must not be 0")
@@ -132,7 +145,7 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> np
         if not math.isfinite(q):
             raise _core.ValidationError(f"arange: the length (stop - start) / step = {q} is not finite")
         n = max(0, math.ceil(q))
-    return fill_sequence((n,), vals[0], vals[2], dt)
+    return _sequence((n,), dt, vals[0], vals[2], None)
 
 
 def _matrix_shape(shape: Any, name: str) -> Tuple[int, ...]:

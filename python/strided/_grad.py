@@ -47,7 +47,7 @@ def one_hot(
         raise TypeError(f"one_hot.values: expected two numbers [off, on], got dtype {v.dtype}")
     if v.size != 2:
         raise _ValidationError(f"one_hot.values: must hold 2 values [off, on], got shape {v.shape}")
-    dt = _core._to_dtype(v.dtype).numpy  # ValidationError for non-DirectML types
+    dt = _core._numpy_dtype(v.dtype)  # ValidationError for non-DirectML types
     r = idx.ndim
     if r + 1 > 8:
         raise _ValidationError(f"one_hot.indices: at most 7 dimensions (the result has one more), got {r}")
