@@ -114,7 +114,7 @@ def test_rows_of_micro_tiles(simd, threads, streamed):
     try:
         for dt, cs in (
             (np.float16, (32, 64, 96, 256, 288)),  # 32x32 tiles of 2-byte elements
-            (np.float32, (16, 32, 48, 128, 144)),
+            (np.float32, (16, 24, 32, 40, 48, 120, 128, 144)),  # 24, 40, 120: 8x8 tiles past the line tiles
             (np.float64, (8, 24, 64, 72)),
         ):
             for c in cs:
@@ -156,7 +156,7 @@ def test_planes_to_rows_misaligned_source(simd, threads, dt, streamed):
     before = _core._stream_threshold()
     _core._set_stream_threshold(0 if streamed else 1 << 40)
     try:
-        for c in (16, 32, 64, 128, 256):
+        for c in (16, 24, 32, 40, 64, 128, 256):
             for hw in (64 // isz * 2 + 3, 64 // isz * 40 + 5):
                 hw_pad = -(-hw * isz // 64) * 64 // isz  # a plane stride of whole lines
                 for src_at in (isz, 16, 64 - isz):
