@@ -113,7 +113,7 @@ def test_rows_of_micro_tiles(simd, threads, streamed):
     _core._set_stream_threshold(1 << 12 if streamed else 1 << 62)
     try:
         for dt, cs in (
-            (np.float16, (32, 64, 96, 256, 288)),  # 32x32 tiles of 2-byte elements
+            (np.float16, (24, 32, 40, 48, 64, 96, 256, 288)),  # 32x32 tiles of 2-byte elements; 8x8 past them
             (np.float32, (16, 24, 32, 40, 48, 120, 128, 144)),  # 24, 40, 120: 8x8 tiles past the line tiles
             (np.float64, (8, 24, 64, 72)),
         ):

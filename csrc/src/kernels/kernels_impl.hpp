@@ -904,13 +904,16 @@ template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n
     if (NT && aligned) line_micro<W, true>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
     else line_micro<W, false>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
   };
-  // Planes [nl, nc): 8 float32 ones past the line tiles (C = 24, 40, ...; stored normally), in
-  // two 8x8 tiles per tile row.
+  // Planes [nl, nc) past the line tiles (stored normally): 8 float32 ones (C = 24, 40, ...) in two
+  // 8x8 tiles per tile row; 8-24 float16 ones (C = 24, 40, 48, ...) in 8x8 tiles.
   const auto rest = [&](i64 r) {
 #if defined(STRIDED_AVX512)
     if constexpr (W == 4 && !One)
       if (nl < nc)
         for (i64 h = r; h < r + T; h += 8) micro_u32_8<false>(s + nl * ss0 + h * W, ss0, d + h * ds1 + nl * W, ds1);
+    if constexpr (W == 2 && !One)
+      for (i64 g = nl; g < nc; g += 8)
+        for (i64 h = r; h < r + T; h += 8) micro_u16_8<false>(s + g * ss0 + h * W, ss0, d + h * ds1 + g * W, ds1);
 #else
     (void)r;
 #endif
@@ -1348,9 +1351,10 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
   if (simd) {
     constexpr i64 RC = panel_rc<W>();
     constexpr i64 L = line_edge<W>();
-    // float32 C = 24, 40, ... (a multiple of 8, not of 16) into the cache: the same, with the 8
-    // planes past the line tiles in 8x8 tiles (the panels' staging ran 14-15 GB/s in cache here).
-    const bool rest8 = !NT && W == 4 && area_edge<W>() == 8 && n0 % 8 == 0 && n0 > L;
+    // C a multiple of 8 but not of the line tile (float32 C = 24, 40, ...; float16 C = 24, 40, 48,
+    // ...) into the cache: the same, with the planes past the line tiles in 8x8 tiles. The panels'
+    // staging ran 14-16 GB/s in cache here (AMD Zen 5, one thread); float16 C = 80 is on par.
+    const bool rest8 = !NT && ((W == 4 && area_edge<W>() == 8 && n0 > L) || (W == 2 && n0 >= 24)) && n0 % 8 == 0;
     if (L > 0 && ds1 == n0 * W && (n0 % L == 0 || rest8) && n0 <= 8 * L) {
       // Packed rows of 1..8 line micro-tiles (NCHW -> NHWC with C = 16..128 float32, 32..256
       // float16, nChw16c), each tile row a whole output line: tiled straight from the source
