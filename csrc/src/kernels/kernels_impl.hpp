@@ -894,10 +894,10 @@ inline void put_lanes(byte* q, const byte* p, unsigned a, unsigned b) {
 #endif
 }
 
-// Packed destination rows of n0 = 1..8 line micro-tiles, tiled straight from the n0 source
-// planes (k_transpose says when). One: n0 == T.
+// Packed destination rows of n0 = 1..8 line micro-tiles (AVX2: 2..16 8x8 micro-tiles), tiled
+// straight from the n0 source planes (k_transpose says when). One: n0 == T.
 template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n1, i64 n0, i64 ss0) {
-  constexpr i64 T = line_edge<W>();
+  constexpr i64 T = line_edge<W>() > 0 ? line_edge<W>() : tile_edge<W>();
   const i64 ds1 = n0 * W, nc = One ? T : n0, nl = One ? T : n0 / T * T;  // nl: planes in line tiles
   const bool aligned = addr(d) % 64 == 0;
   const auto tile = [&](i64 r, i64 c) {
@@ -1355,7 +1355,18 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
     // ...) into the cache: the same, with the planes past the line tiles in 8x8 tiles. The panels'
     // staging ran 14-16 GB/s in cache here (AMD Zen 5, one thread); float16 C = 80 is on par.
     const bool rest8 = !NT && ((W == 4 && area_edge<W>() == 8 && n0 > L) || (W == 2 && n0 >= 24)) && n0 % 8 == 0;
-    if (L > 0 && ds1 == n0 * W && (n0 % L == 0 || rest8) && n0 <= 8 * L) {
+    // AVX2 has no line tiles; float32 into the cache takes its 8x8 tiles the same way (in place
+    // of the panels; one thread, 1.5-7.5 MiB, AMD Zen 5 with the AVX2 kernels: 10-14 -> 20-32
+    // GB/s, 2 threads 23-28 -> 24-57; float16's 8x8 tiles of 16-byte rows ran 0.8-1.0x: panels).
+#if defined(STRIDED_AVX2) && !defined(STRIDED_AVX512)
+    constexpr bool kDirect = true;
+#else
+    constexpr bool kDirect = false;
+#endif
+    constexpr i64 D = L > 0 ? L : T;
+    const bool direct = L > 0 ? (n0 % L == 0 || rest8) && n0 <= 8 * L
+                              : kDirect && W == 4 && !NT && n0 % T == 0 && n0 >= 2 * T && n0 <= 16 * T;
+    if (D > 0 && ds1 == n0 * W && direct) {
       // Packed rows of 1..8 line micro-tiles (NCHW -> NHWC with C = 16..128 float32, 32..256
       // float16, nChw16c), each tile row a whole output line: tiled straight from the source
       // planes, no staging (the panels' two L1 passes cost more than they save here; one thread,
@@ -1379,7 +1390,7 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
       if (NT && addr(d) % 64 != 0 && L * n0 * W <= shift_span<W>()) {
         if (n0 == L) tile_rows_shifted<W, true>(s, d, n1, n0, ss0);
         else tile_rows_shifted<W, false>(s, d, n1, n0, ss0);
-      } else if (n0 == L) tile_rows<W, NT, true>(s, d, n1, n0, ss0);
+      } else if (n0 == D) tile_rows<W, NT, true>(s, d, n1, n0, ss0);
       else tile_rows<W, NT, false>(s, d, n1, n0, ss0);
       return;
     }
