@@ -899,7 +899,7 @@ inline void put_lanes(byte* q, const byte* p, unsigned a, unsigned b) {
 // straight from the n0 source planes (k_transpose says when). One: n0 == T.
 template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n1, i64 n0, i64 ss0) {
   constexpr i64 T = line_edge<W>() > 0 ? line_edge<W>() : tile_edge<W>();
-  const i64 ds1 = n0 * W, nc = One ? T : n0, nl = One ? T : n0 / T * T;  // nl: planes in line tiles
+  const i64 ds1 = n0 * W, nc = One ? T : n0, nl = One ? T : n0 / imax(T, 1) * T;  // nl: planes in line tiles
   const bool aligned = addr(d) % 64 == 0;
   const auto tile = [&](i64 r, i64 c) {
     if (NT && aligned) line_micro<W, true>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
@@ -998,7 +998,7 @@ template <int W, bool One> void tile_rows_shifted(const byte* s, byte* d, i64 n1
   };
   i64 r = 0, n = 0, done = 0;  // done: spans emitted whole
   for (; r + T <= n1; r += K * T, n += K) {
-    const i64 kb = imin(K, (n1 - r) / T), e0 = imax(0, n - L), e1 = n - L + kb;  // emitted: [e0, e1)
+    const i64 kb = imin(K, (n1 - r) / imax(T, 1)), e0 = imax(0, n - L), e1 = n - L + kb;  // emitted: [e0, e1)
     for (i64 m = e0; m < e1; ++m) carry(m);
     if (nc >= 2 * T && r + (2 * K + 1) * T <= n1)
       for (i64 k = 0; k < nc; ++k)
