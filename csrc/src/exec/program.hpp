@@ -83,7 +83,7 @@ class Step {
 /// The engine's kernel step over K operands: one output view and any number of views of inputs,
 /// outputs or constants, of any element widths, declared at construction (their regions are
 /// the step's). The engine runs its kernel in parts of [0, work().items) split at multiples of
-/// work().align, claimed first come, first served by a team sized by work().bytes; kernel steps
+/// work().align, claimed through parallel_items by a team sized by work().bytes; kernel steps
 /// whose regions order_steps() proves apart share one parallel region (run_kernel_steps).
 class KernelStep : public Step {
  public:
@@ -102,7 +102,7 @@ class KernelStep : public Step {
 };
 
 /// Runs `n` kernel steps, whose declared regions are apart, in one parallel region: each step's
-/// items in up to a team's count of parts, all parts claimed first come, first served.
+/// items in up to a team's count of parts, all parts claimed through parallel_items.
 void run_kernel_steps(const KernelStep* const* steps, std::size_t n, const ExecContext& c);
 
 struct Program {

@@ -379,8 +379,8 @@ void run_chunk(const Bound& b, i64 c) {
   if (e0 < e1) run_span(*b.p, b.kern, b.s, b.d, e0, e1 < b.total ? e1 : b.total);
 }
 
-// One parallel region over the chunks of all `n` bound copies (parallel_items: claimed first
-// come, first served; the result is the same whoever copies a chunk).
+// One parallel region over the chunks of all `n` bound copies (parallel_items; the result is
+// the same whoever copies a chunk).
 void run_parallel(const Bound* bs, const i64* first_chunk, std::size_t n, int nt) {
   parallel_items(first_chunk[n], nt, [&](i64 c) {
     const std::size_t j =

@@ -52,25 +52,43 @@ class TeamWatch {
 };
 
 /// The engine's one parallel loop: body(i) for every i in [0, count), on up to `threads` threads
-/// of one watched region. Items are claimed first come, first served, so a thread descheduled by
-/// a busy machine leaves its items to the others, and each thread takes its items in increasing
-/// order. Results must not depend on which thread runs an item.
+/// of one watched region. Thread t first takes the t-th contiguous share of the items, in
+/// increasing order: the same share call after call, so what it wrote or read last time is still
+/// in its core's cache (first come, first served over all items moved every part between cores
+/// between calls). A thread out of work then claims the others' remaining items from their fronts,
+/// so a thread descheduled by a busy machine (or never granted by the OpenMP runtime) leaves its
+/// items to the others. Results must not depend on which thread runs an item.
 template <class F>
 void parallel_items(std::int64_t count, int threads, F&& body) {
   if (count <= 0) return;
 #ifdef STRIDED_HAVE_OPENMP
   if (threads > count) threads = static_cast<int>(count);  // a thread with no item is only a wait
   if (threads > 1) {
-    std::atomic<std::int64_t> next{0};
+    struct alignas(64) Share {  // one cache line each: owners claim without sharing a line
+      std::atomic<std::int64_t> next;
+      std::int64_t end;
+    };
+    constexpr int kOnStack = 16;
+    Share stack[kOnStack];
+    std::vector<Share> heap(threads > kOnStack ? static_cast<std::size_t>(threads) : 0);
+    Share* share = threads > kOnStack ? heap.data() : stack;
+    for (int t = 0; t < threads; ++t) {
+      share[t].next.store(count * t / threads, std::memory_order_relaxed);
+      share[t].end = count * (t + 1) / threads;
+    }
     TeamWatch watch(threads);
 #pragma omp parallel num_threads(threads)
     {
-      const bool caller = omp_get_thread_num() == 0;
+      const int me = omp_get_thread_num();
+      const bool caller = me == 0;
       if (caller) watch.caller_started();
       std::int64_t mine = 0;
-      for (std::int64_t i = next.fetch_add(1, std::memory_order_relaxed); i < count;
-           i = next.fetch_add(1, std::memory_order_relaxed), ++mine)
-        body(i);
+      for (int k = 0; k < threads; ++k) {  // its own share first, then the others' in turn
+        Share& s = share[(me + k) % threads];
+        for (std::int64_t i = s.next.fetch_add(1, std::memory_order_relaxed); i < s.end;
+             i = s.next.fetch_add(1, std::memory_order_relaxed), ++mine)
+          body(i);
+      }
       if (caller) watch.caller_done(mine, count);
     }
     return;
@@ -92,7 +110,7 @@ struct Split {
 };
 
 /// Runs body(lo, hi) over [0, total) split into `threads` contiguous parts whose bounds are
-/// multiples of `align` (except the end), claimed first come, first served (parallel_items).
+/// multiples of `align` (except the end), one per thread (parallel_items).
 template <class F>
 inline void parallel_ranges(std::int64_t total, int threads, std::int64_t align, F&& body) {
   if (total <= 0) return;
@@ -105,7 +123,7 @@ inline void parallel_ranges(std::int64_t total, int threads, std::int64_t align,
 }
 
 /// Runs body(part, lo, hi) for `parts` contiguous parts of [0, total) (bounds multiples of
-/// `align` except the end), handed out to up to `threads` threads first come, first served.
+/// `align` except the end), handed out to up to `threads` threads by parallel_items.
 /// Results kept per part never depend on the team the OpenMP runtime actually grants
 /// (OMP_THREAD_LIMIT, OMP_DYNAMIC, nested regions: any size from 1 up).
 template <class F>
