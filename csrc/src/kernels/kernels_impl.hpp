@@ -256,8 +256,8 @@ void k_reverse(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64, i6
 // ------------------------------------------------------------------ narrow shuffles (AVX-512)
 // vpermt2d/q/w pick any lanes of two registers: a stride-K gather (K source vectors -> one) or
 // a C-plane interleave (C plane vectors -> C output vectors) is a chain of K-1 (C-1) of them,
-// with index vectors built once per kernel call (C, K <= 8). W = 1 would need VBMI (not in this
-// target).
+// with index vectors made at compile time (C, K <= 8; built per call, C = 8's 56 vectors cost
+// 0.35 us, more than an 8x8 transpose). W = 1 would need VBMI (not in this target).
 #if defined(STRIDED_AVX512)
 template <int W> constexpr bool has_perm2() { return W >= 2; }
 template <int W> inline vec perm2(vec a, vec idx, vec b) {
@@ -271,20 +271,33 @@ template <int W, bool NT> inline void put(byte* p, vec v) {
 }
 
 // Index vectors for the stride-K gather of offset r: step t (1..K-1) merges source vector t
-// (t == 1: vectors 0 and 1) into the lanes q whose element q*K + r lies in it.
-template <int W, int K> struct GatherIdx {
+// (t == 1: vectors 0 and 1) into the lanes q whose element q*K + r lies in it. (Built-in
+// arrays, as DeinterleaveTable below.)
+template <int W, int K> struct GatherTable {
   static constexpr int E = SK_VB / W;
-  vec idx[K][K > 1 ? K - 1 : 1];
-  GatherIdx() {
-    alignas(64) U<W> a[E];
+  alignas(64) U<W> a[K][K > 1 ? K - 1 : 1][E];
+  constexpr GatherTable() : a{} {
     for (int r = 0; r < K; ++r)
-      for (int t = 1; t < K; ++t) {
+      for (int t = 1; t < K; ++t)
         for (int q = 0; q < E; ++q) {
           const int g = q * K + r, v = g / E;
-          a[q] = static_cast<U<W>>(t == 1 ? (v <= 1 ? g : 0) : (v == t ? E + g % E : q));
+          a[r][t - 1][q] = static_cast<U<W>>(t == 1 ? (v <= 1 ? g : 0) : (v == t ? E + g % E : q));
         }
-        idx[r][t - 1] = vload(reinterpret_cast<const byte*>(a));
-      }
+  }
+};
+
+// The interleave's: output vector u of a block of E rows holds elements p = u*E + lane, from
+// plane p % C, row p / C; step t merges plane t's vector.
+template <int W, int C> struct InterleaveTable {
+  static constexpr int E = SK_VB / W;
+  alignas(64) U<W> a[C][C - 1][E];
+  constexpr InterleaveTable() : a{} {
+    for (int u = 0; u < C; ++u)
+      for (int t = 1; t < C; ++t)
+        for (int q = 0; q < E; ++q) {
+          const int p = u * E + q, c = p % C, row = p / C;
+          a[u][t - 1][q] = static_cast<U<W>>(t == 1 ? (c <= 1 ? c * E + row : 0) : (c == t ? E + row : q));
+        }
   }
 };
 
@@ -292,7 +305,10 @@ template <int W, int K> struct GatherIdx {
 // s[(i*K + r)*W] for i < n; returns how many i were done (whole vectors; the caller finishes).
 template <int W, int K, int R, bool NT> inline i64 gather_simd(const byte* s, byte* d, i64 ds1, i64 n) {
   constexpr int E = SK_VB / W;
-  const GatherIdx<W, K> g;
+  static constexpr GatherTable<W, K> tab{};
+  vec idx[K][K > 1 ? K - 1 : 1];  // (the loop ran 12-17% slower with K = 8 reading tab in place)
+  for (int r = 0; r < K; ++r)
+    for (int t = 1; t < K; ++t) idx[r][t - 1] = vload(reinterpret_cast<const byte*>(tab.a[r][t - 1]));
   i64 i = 0;
   // The K loads span K*E elements; with R < K the last K - R of them lie past element (n-1)*K+R-1,
   // the last one used: stop a vector early so they are never past the source's end.
@@ -300,8 +316,8 @@ template <int W, int K, int R, bool NT> inline i64 gather_simd(const byte* s, by
     vec v[K];
     for (int t = 0; t < K; ++t) v[t] = vload(s + (i * K + t * E) * W);
     for (int r = 0; r < R; ++r) {
-      vec acc = perm2<W>(v[0], g.idx[r][0], v[1]);
-      for (int t = 2; t < K; ++t) acc = perm2<W>(acc, g.idx[r][t - 1], v[t]);
+      vec acc = perm2<W>(v[0], idx[r][0], v[1]);
+      for (int t = 2; t < K; ++t) acc = perm2<W>(acc, idx[r][t - 1], v[t]);
       put<W, NT>(d + r * ds1 + i * W, acc);
     }
   }
@@ -312,18 +328,10 @@ template <int W, int K, int R, bool NT> inline i64 gather_simd(const byte* s, by
 // elements p = u*E + lane, from plane p % C, row p / C. Returns the rows done.
 template <int W, int C, bool NT> inline i64 interleave_simd(const byte* s, i64 ss0, byte* d, i64 n1) {
   constexpr int E = SK_VB / W;
+  static constexpr InterleaveTable<W, C> tab{};
   vec idx[C][C - 1];
-  {
-    alignas(64) U<W> a[E];
-    for (int u = 0; u < C; ++u)
-      for (int t = 1; t < C; ++t) {
-        for (int q = 0; q < E; ++q) {
-          const int p = u * E + q, c = p % C, row = p / C;
-          a[q] = static_cast<U<W>>(t == 1 ? (c <= 1 ? c * E + row : 0) : (c == t ? E + row : q));
-        }
-        idx[u][t - 1] = vload(reinterpret_cast<const byte*>(a));
-      }
-  }
+  for (int u = 0; u < C; ++u)
+    for (int t = 1; t < C; ++t) idx[u][t - 1] = vload(reinterpret_cast<const byte*>(tab.a[u][t - 1]));
   i64 r = 0;
   for (; r + E <= n1; r += E) {
     vec v[C];
