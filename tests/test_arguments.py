@@ -581,3 +581,37 @@ def test_string_updates_are_type_errors(fn, value):
     """numpy would parse "1.5" into a float; strided takes numbers only (no silent parse, no NaN)."""
     with pytest.raises(TypeError, match="updates"):
         fn(value)
+
+
+# Results numpy cannot hold (more than 2**63 - 1 bytes, or a size beyond int64): a ValidationError
+# naming the argument that made them so large, before anything is allocated (numpy's own error,
+# "array is too big", named none). numpy's rule: the non-zero sizes count even beside a zero.
+_X22 = np.ones((2, 2), np.float32)
+TOO_LARGE = {
+    "full": (
+        lambda: sd.full((2**62, 4), 1.0),
+        r"^full\.shape: the result's shape \(4611686018427387904, 4\) of float64 needs more than 2\*\*63 - 1 bytes",
+    ),
+    "full with a 0": (lambda: sd.full((0, 2**62, 4), 1.0), r"^full\.shape: .* needs more than"),
+    "eye": (lambda: sd.eye((2**62, 2**62), np.float32), r"^eye\.shape: .* of float32 needs more than"),
+    "tile bytes": (lambda: sd.tile(_X22, (2**61, 2**61)), r"^tile\.repeats: .* needs more than"),
+    "tile size": (
+        lambda: sd.tile(_X22, (2**62, 1)),
+        r"^tile\.repeats: the result's shape \(9223372036854775808, 2\) does not fit in 64 bits",
+    ),
+    "pad": (lambda: sd.pad(np.ones(2), [0], [2**62]), r"^pad\.end: .* needs more than"),
+    "broadcast_to": (lambda: sd.broadcast_to(np.ones(1), (2**62,)), r"^broadcast_to\.shape: .* needs more than"),
+    "max_unpool": (
+        lambda: sd.max_unpool(np.ones(1, np.float32), np.zeros(1, np.int64), (2**40, 2**40)),
+        r"^max_unpool\.output_shape: .* needs more than",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(TOO_LARGE))
+def test_too_large_results_name_the_argument(case):
+    call, message = TOO_LARGE[case]
+    with pytest.raises(VE, match=message):
+        call()
+    with pytest.raises(ValueError):  # what numpy raises for the same shape
+        np.empty((2**62, 4))

@@ -106,6 +106,26 @@ std::size_t to_ints_into(pyb::handle seq, const char* field, std::int64_t* out, 
   return static_cast<std::size_t>(n);
 }
 
+pyb::list to_int_list(pyb::handle v, const char* field) {
+  if (!is_int_sequence(v)) {  // "field: expected an integer" for anything else, as to_int says
+    pyb::list one(1);
+    PyList_SET_ITEM(one.ptr(), 0, PyLong_FromLongLong(to_int(v, field)));
+    return one;
+  }
+  pyb::object fast = pyb::reinterpret_steal<pyb::object>(PySequence_Fast(v.ptr(), "expected a sequence"));
+  if (!fast) throw pyb::error_already_set();
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
+  PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
+  pyb::list res(n);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    const std::int64_t x = to_int(items[i], field, i);
+    PyObject* o = PyLong_CheckExact(items[i]) ? (Py_INCREF(items[i]), items[i]) : PyLong_FromLongLong(x);
+    if (!o) throw pyb::error_already_set();
+    PyList_SET_ITEM(res.ptr(), i, o);
+  }
+  return res;
+}
+
 std::vector<std::int64_t> to_ints(pyb::handle seq, const char* field) {
   std::vector<std::int64_t> v(kMaxDims);
   const std::size_t n = to_ints_into(seq, field, v.data(), v.size());

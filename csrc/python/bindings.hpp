@@ -31,6 +31,9 @@ bool is_int_like(pyb::handle h);
 /// A sequence of integers (list, tuple, range, 1-d integer array, ...; a single integer is a sequence
 /// of one, as numpy's shapes), items as to_int; TypeError for str, None and other non-sequences.
 std::vector<std::int64_t> to_ints(pyb::handle seq, const char* field);
+/// The Python functions' integer-list arguments (_core._ints): a sequence (list, tuple, 1-d array)
+/// as to_ints, anything else as one to_int ("field: expected an integer" for a str or a float).
+pyb::list to_int_list(pyb::handle v, const char* field);
 /// to_ints into a caller's array without allocating: returns the count and stores (and checks) only
 /// the first `cap` items.
 std::size_t to_ints_into(pyb::handle seq, const char* field, std::int64_t* out, std::size_t cap);

@@ -30,9 +30,68 @@ void check_threads(int threads) {
     throw ValidationError("threads: must be between 1 and 1024, got " + std::to_string(threads));
 }
 
+// _empty(shape, dtype, field="shape"): the Python functions' fresh results (sd.tile, sd.full,
+// ...), large ones from the result pool as the C++ functions' are. A raw METH_FASTCALL function
+// straight onto numpy's C API: pybind11's dispatcher and shape vectors cost 0.25 us, more than
+// numpy's own np.empty, in every tiny call.
+PyObject* empty_raw(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs < 2 || nargs > 3) {
+    PyErr_Format(PyExc_TypeError, "_empty() takes 2 or 3 positional arguments (%zd given)", nargs);
+    return nullptr;
+  }
+  try {
+    const char* field = "shape";
+    if (nargs == 3 && !(field = PyUnicode_AsUTF8(args[2]))) return nullptr;
+    constexpr std::size_t kNumpyMaxDims = 64;
+    std::int64_t dims[kNumpyMaxDims];
+    const pyb::handle given = args[0];
+    auto too_large = [&](const char* why) {
+      return ValidationError(std::string(field) + ": the result's shape " + std::string(pyb::str(given)) + why);
+    };
+    std::size_t n = 0;
+    try {
+      n = to_ints_into(given, field, dims, kNumpyMaxDims);
+    } catch (const ValidationError&) {  // to_int's only one: a size beyond int64
+      throw too_large(" does not fit in 64 bits");
+    }
+    if (n > kNumpyMaxDims)
+      throw ValidationError(std::string(field) + ": " + std::to_string(n) + " dimensions, numpy's limit is " +
+                            std::to_string(kNumpyMaxDims));
+    pyb::dtype dt = pyb::isinstance<pyb::dtype>(args[1]) ? pyb::reinterpret_borrow<pyb::dtype>(args[1])
+                                                         : numpy_dtype(to_dtype(args[1]));
+    // numpy's rule: sizes >= 0, and the product of the non-zero sizes and the item size in an intp.
+    std::uint64_t bytes = static_cast<std::uint64_t>(dt.itemsize()), used = bytes;
+    pyb::ssize_t shape[kNumpyMaxDims];
+    for (std::size_t i = 0; i < n; ++i) {
+      if (dims[i] < 0)
+        throw ValidationError(std::string(field) + "[" + std::to_string(i) + "]: size must be non-negative, got " +
+                              std::to_string(dims[i]));
+      if (dims[i] > 0 && (!detail::checked_mul(used, static_cast<std::uint64_t>(dims[i]), used) ||
+                          used > static_cast<std::uint64_t>(INT64_MAX)))
+        throw too_large((" of " + std::string(pyb::str(dt)) + " needs more than 2**63 - 1 bytes").c_str());
+      bytes = dims[i] == 0 ? 0 : bytes * static_cast<std::uint64_t>(dims[i]);
+      shape[i] = static_cast<pyb::ssize_t>(dims[i]);
+    }
+    ResultAllocScope pooled(static_cast<std::size_t>(bytes));
+    auto& api = pyb::detail::npy_api::get();
+    return api.PyArray_NewFromDescr_(api.PyArray_Type_, dt.release().ptr(), static_cast<int>(n), shape, nullptr,
+                                     nullptr, 0, nullptr);  // the descr reference is stolen
+  } catch (...) {
+    return translate_current_exception();
+  }
+}
+
+PyMethodDef engine_methods[] = {
+    {"_empty", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&empty_raw)), METH_FASTCALL,
+     "_empty($module, shape, dtype, field='shape', /)\n--\n\n"
+     "A new C-contiguous array, from the result pool when it is large (4 MiB or more); a negative size or a "
+     "result beyond 2**63 - 1 bytes is a ValidationError naming `field`."},
+    {nullptr, nullptr, 0, nullptr}};
+
 }  // namespace
 
 void register_engine(pyb::module_& m) {
+  add_raw_functions(m, engine_methods);
   m.def("_set_simd", &detail::set_simd, pyb::arg("name"),
         "Switch the copy kernels' SIMD target ('scalar', 'avx2', 'avx512'); for tests.");
   m.def("_simd", &detail::simd_active, "The SIMD target in use.");
@@ -78,19 +137,6 @@ void register_engine(pyb::module_& m) {
   m.def("_set_result_pool_limit", &set_result_pool_limit, pyb::arg("bytes"),
         "Result pool byte limit (0 turns it off and frees the idle blocks); for benchmarks and tests.");
   m.def("_result_pool_limit", &result_pool_limit);
-  m.def(
-      "_empty",
-      [](const std::vector<pyb::ssize_t>& shape, const pyb::dtype& dtype) {
-        // Functions written in Python (sd.tile) make their fresh results here, so that large
-        // ones come from the result pool as those of the C++ functions (sd.join, ...) do.
-        std::uint64_t bytes = static_cast<std::uint64_t>(dtype.itemsize());
-        for (const pyb::ssize_t n : shape)
-          if (n < 0 || !detail::checked_mul(bytes, static_cast<std::uint64_t>(n), bytes)) bytes = 0;
-        ResultAllocScope pooled(static_cast<std::size_t>(bytes));
-        return pyb::array(dtype, shape);
-      },
-      pyb::arg("shape"), pyb::arg("dtype"),
-      "A new C-contiguous array, from the result pool when it is large (4 MiB or more).");
   m.def("_team_cap", &detail::team_cap,
         "The busy-machine cap on team sizes (1024: uncapped); for benchmarks and diagnostics.");
   m.def(

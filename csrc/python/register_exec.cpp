@@ -197,15 +197,62 @@ void run_arrays(int code, const std::int64_t* prm, std::size_t n_prm, const Arr*
 
 namespace {
 
-void run_functional(int code, const std::vector<std::int64_t>& prm, const pyb::sequence& inputs,
-                    const pyb::sequence& outputs) {
-  std::vector<Arr> ins, outs;
-  for (std::size_t i = 0; i < pyb::len(inputs); ++i)
-    ins.push_back(to_arr(inputs[i], "inputs[" + std::to_string(i) + "]", false));
-  for (std::size_t o = 0; o < pyb::len(outputs); ++o)
-    outs.push_back(to_arr(outputs[o], "outputs[" + std::to_string(o) + "]", true));
-  run_arrays(code, prm, ins, outs);
+// The arrays of one of _run's sequences: up to kInline without allocating.
+struct RunArrays {
+  static constexpr std::size_t kInline = 4;
+  Arr inline_[kInline];
+  std::vector<Arr> more;
+  Arr* p = inline_;
+  std::size_t n = 0;
+  RunArrays(pyb::handle seq, const char* what, bool writable) {
+    pyb::object fast = pyb::reinterpret_steal<pyb::object>(PySequence_Fast(seq.ptr(), "expected a sequence"));
+    if (!fast) throw pyb::error_already_set();
+    n = static_cast<std::size_t>(PySequence_Fast_GET_SIZE(fast.ptr()));
+    if (n > kInline) {
+      more.resize(n);
+      p = more.data();
+    }
+    static const std::string names[2][kInline] = {{"inputs[0]", "inputs[1]", "inputs[2]", "inputs[3]"},
+                                                  {"outputs[0]", "outputs[1]", "outputs[2]", "outputs[3]"}};
+    for (std::size_t i = 0; i < n; ++i)
+      p[i] = to_arr(PySequence_Fast_GET_ITEM(fast.ptr(), i),
+                    i < kInline ? names[writable][i] : std::string(what) + "[" + std::to_string(i) + "]", writable);
+  }
+};
+
+// _run(code, params, inputs, outputs): the Python functions' way into the functional path (sd.cast,
+// sd.full, ...). A raw METH_FASTCALL function: pybind11's dispatcher, argument vectors and field
+// strings cost ~0.25 us of every tiny call.
+PyObject* run_raw(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 4) {
+    PyErr_Format(PyExc_TypeError, "_run() takes 4 positional arguments (%zd given)", nargs);
+    return nullptr;
+  }
+  try {
+    const std::int64_t code = to_int(args[0], "code");
+    constexpr std::size_t kParams = 64;
+    std::int64_t small[kParams];
+    std::vector<std::int64_t> big;
+    const std::int64_t* prm = small;
+    const std::size_t n_prm = to_ints_into(args[1], "params", small, kParams);
+    if (n_prm > kParams) {
+      big.resize(n_prm);
+      to_ints_into(args[1], "params", big.data(), n_prm);
+      prm = big.data();
+    }
+    const RunArrays ins(args[2], "inputs", false), outs(args[3], "outputs", true);
+    run_arrays(static_cast<int>(code), prm, n_prm, ins.p, ins.n, outs.p, outs.n);
+    Py_RETURN_NONE;
+  } catch (...) {
+    return translate_current_exception();
+  }
 }
+
+PyMethodDef exec_methods[] = {
+    {"_run", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&run_raw)), METH_FASTCALL,
+     "_run($module, code, params, inputs, outputs, /)\n--\n\n"
+     "Run operator `code` (_op_codes) with its integer parameters on numpy arrays."},
+    {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace
 
@@ -241,7 +288,7 @@ void register_exec(pyb::module_& m) {
       "_as_array", [](pyb::handle h, const std::string& field, bool writable) { return as_array(h, field, writable); },
       pyb::arg("obj"), pyb::arg("field"), pyb::arg("writable") = false,
       "An array-like as a numpy array sharing its memory where it can (numpy, DLPack, buffers).");
-  m.def("_run", &run_functional, pyb::arg("code"), pyb::arg("params"), pyb::arg("inputs"), pyb::arg("outputs"));
+  add_raw_functions(m, exec_methods);
   m.def("_plan_cache_clear", &detail::clear_plans);
   m.def("_plan_cache_size", &detail::plan_count);
 }

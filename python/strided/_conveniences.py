@@ -113,7 +113,7 @@ def center_crop_pad(x: Any, shape: Any, axes: Optional[Sequence[int]] = None) ->
     axis is a ValidationError. Targets must be >= 0. Returns a new C-contiguous array.
     """
     a = _array(x, "center_crop_pad.x")
-    targets = _ints(shape, "center_crop_pad.shape") if not (isinstance(shape, tuple) and not shape) else []
+    targets = _ints(shape, "center_crop_pad.shape")
     ax = list(range(a.ndim)) if axes is None else _axes(axes, a.ndim, "center_crop_pad.axes")
     if len(targets) != len(ax):
         raise _core.ValidationError(
@@ -133,7 +133,7 @@ def center_crop_pad(x: Any, shape: Any, axes: Optional[Sequence[int]] = None) ->
         elif t > m:
             dst[d] = slice((t - m) // 2, (t - m) // 2 + m)
             padded = True
-    res = _core._empty(tuple(out_shape), a.dtype)
+    res = _core._empty(tuple(out_shape), a.dtype, "center_crop_pad.shape")
     if res.size:
         if padded:
             full(res.shape, 0, res.dtype, out=res)
@@ -159,7 +159,7 @@ def permute_dims(x: Any, axes: Any) -> np.ndarray:
     result is ``x``'s dimension ``axes[i]``; ``axes`` a permutation of ``0..x.ndim-1`` (negative
     allowed). A new C-contiguous array."""
     a = _array(x, "permute_dims.x")
-    perm = _axes(axes, a.ndim, "permute_dims.axes") if not (isinstance(axes, tuple) and not axes) else []
+    perm = _axes(axes, a.ndim, "permute_dims.axes")
     if len(perm) != a.ndim:
         raise _core.ValidationError(
             f"permute_dims.axes: must be a permutation of {a.ndim} dimension(s), got {len(perm)} axes"
@@ -171,16 +171,14 @@ def broadcast_to(x: Any, shape: Any) -> np.ndarray:
     """``numpy.broadcast_to`` materialised (numpy's rules: ``x``'s shape aligned right, each size
     equal or 1). A new C-contiguous array."""
     a = _array(x, "broadcast_to.x")
-    target: Tuple[int, ...] = (
-        tuple(_ints(shape, "broadcast_to.shape")) if not (isinstance(shape, tuple) and not shape) else ()
-    )
+    target: Tuple[int, ...] = tuple(_ints(shape, "broadcast_to.shape"))
     for i, s in enumerate(target):
         if s < 0:
             raise _core.ValidationError(f"broadcast_to.shape[{i}]: size must be non-negative, got {s}")
     lead = len(target) - a.ndim
     if lead < 0 or any(m not in (1, target[lead + i]) for i, m in enumerate(a.shape)):
         raise _core.ValidationError(f"broadcast_to.shape: x of shape {a.shape} does not broadcast to {target}")
-    res = _core._empty(target, a.dtype)
+    res = _core._empty(target, a.dtype, "broadcast_to.shape")
     if res.size:
         _core.copy(a, res)
     return res

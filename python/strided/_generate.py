@@ -22,10 +22,10 @@ __all__ = ["arange", "diagonal_fill", "eye", "eye_like", "fill_sequence", "full"
 
 
 def _shape(shape: Any, name: str) -> Tuple[int, ...]:
-    dims = tuple(_ints(shape, name)) if not (isinstance(shape, tuple) and not shape) else ()
-    for i, s in enumerate(dims):
-        if s < 0:
-            raise _core.ValidationError(f"{name}[{i}]: size must be non-negative, got {s}")
+    dims = tuple(_ints(shape, name))
+    if dims and min(dims) < 0:
+        i = next(i for i, s in enumerate(dims) if s < 0)
+        raise _core.ValidationError(f"{name}[{i}]: size must be non-negative, got {dims[i]}")
     return dims
 
 
@@ -50,10 +50,7 @@ def _as_out(out: Any) -> Optional[np.ndarray]:
 def _result(shape: Tuple[int, ...], dtype: np.dtype, out: Any, name: str) -> np.ndarray:
     if out is not None:
         return _out(out, shape, dtype)
-    try:
-        return _core._empty(shape, dtype)  # the result pool when large
-    except OverflowError:
-        raise _core.ValidationError(f"{name}: the result's shape {shape} does not fit in 64 bits") from None
+    return _core._empty(shape, dtype, name)  # the result pool when large
 
 
 def full(shape: Any, value: Any, dtype: Any = None, out: Optional[np.ndarray] = None) -> np.ndarray:

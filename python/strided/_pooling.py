@@ -10,7 +10,7 @@ from typing import Any, List, Optional, Tuple
 import numpy as np
 
 from . import _core
-from ._functional import _INT64_MAX, _array, _ints, _out
+from ._functional import _array, _ints, _out
 from ._index import _indices
 
 _UNFOLD = _core._op_codes["UnfoldDesc"]
@@ -79,9 +79,7 @@ def unfold(
         blocks.append((padded - span) // st[i] + 1)
     shape = (a.shape[0], a.shape[1] * math.prod(win), math.prod(blocks))
     if out is None:
-        if any(s > _INT64_MAX for s in shape):
-            raise _ValidationError(f"unfold.window: the result's shape {shape} does not fit in 64 bits")
-        res = _core._empty(shape, a.dtype)
+        res = _core._empty(shape, a.dtype, "unfold.window")
     else:
         res = _out(out, shape, a.dtype)
     if res.size and a.size:
@@ -116,7 +114,7 @@ def max_unpool(x: Any, indices: Any, output_shape: Any, out: Optional[np.ndarray
     if idx.shape != a.shape:
         raise _ValidationError(f"max_unpool.indices: shape {idx.shape} must equal x's shape {a.shape}")
     shape = _shape(output_shape, "max_unpool.output_shape")
-    res = _core._empty(shape, a.dtype) if out is None else _out(out, shape, a.dtype)
+    res = _core._empty(shape, a.dtype, "max_unpool.output_shape") if out is None else _out(out, shape, a.dtype)
     if a.size and res.size:
         _core._run(_MAX_UNPOOL, (), (a, idx), (res,))
     elif a.size:
