@@ -588,20 +588,31 @@ template <int l> inline __m128i lane(vec v) { return v; }
 
 constexpr int kLanes = SK_VB / 16;
 
-// Row o of every lane's tile to destination rows l*E + o.
-template <int E, int l = 0> inline void put_lanes(byte* d, i64 dst, int o, vec v) {
+// Row o of the first NL lanes' tiles to destination rows l*E + o.
+template <int E, int NL = kLanes, int l = 0> inline void put_lanes(byte* d, i64 dst, int o, vec v) {
 #if defined(SK_NEON)
   vstore(d + (l * E + o) * dst, lane<l>(v));
 #else
   _mm_storeu_si128(reinterpret_cast<__m128i*>(d + (l * E + o) * dst), lane<l>(v));
 #endif
-  if constexpr (l + 1 < kLanes) put_lanes<E, l + 1>(d, dst, o, v);
+  if constexpr (l + 1 < NL) put_lanes<E, NL, l + 1>(d, dst, o, v);
 }
 
-// 16 source rows of SK_VB bytes -> kLanes tiles of 16x16 bytes.
-inline void wide_u8(const byte* s, i64 sst, byte* d, i64 dst) {
+// The first NL 16-byte lanes at p, the rest zero: a masked load never reads the bytes past them
+// (AVX-512 only has partial wide tiles).
+template <int NL> inline vec vload_lanes(const byte* p) {
+#if defined(STRIDED_AVX512)
+  if constexpr (NL < kLanes) return _mm512_maskz_loadu_epi8(_cvtu64_mask64((std::uint64_t{1} << (16 * NL)) - 1), p);
+#else
+  static_assert(NL == kLanes, "partial wide tiles need masked loads");
+#endif
+  return vload(p);
+}
+
+// 16 source rows of 16*NL bytes -> NL tiles of 16x16 bytes.
+template <int NL = kLanes> inline void wide_u8(const byte* s, i64 sst, byte* d, i64 dst) {
   vec r[16], a[16], b[16], c[16];
-  for (int k = 0; k < 16; ++k) r[k] = vload(s + k * sst);
+  for (int k = 0; k < 16; ++k) r[k] = vload_lanes<NL>(s + k * sst);
   for (int i = 0; i < 8; ++i) {
     a[i] = unpacklo<8>(r[2 * i], r[2 * i + 1]);
     a[i + 8] = unpackhi<8>(r[2 * i], r[2 * i + 1]);
@@ -619,10 +630,10 @@ inline void wide_u8(const byte* s, i64 sst, byte* d, i64 dst) {
     c[4 * g + 3] = unpackhi<32>(b[4 * g + 2], b[4 * g + 3]);
   }
   for (int g = 0; g < 4; ++g) {
-    put_lanes<16>(d, dst, 4 * g + 0, unpacklo<64>(c[4 * g], c[4 * g + 2]));
-    put_lanes<16>(d, dst, 4 * g + 1, unpackhi<64>(c[4 * g], c[4 * g + 2]));
-    put_lanes<16>(d, dst, 4 * g + 2, unpacklo<64>(c[4 * g + 1], c[4 * g + 3]));
-    put_lanes<16>(d, dst, 4 * g + 3, unpackhi<64>(c[4 * g + 1], c[4 * g + 3]));
+    put_lanes<16, NL>(d, dst, 4 * g + 0, unpacklo<64>(c[4 * g], c[4 * g + 2]));
+    put_lanes<16, NL>(d, dst, 4 * g + 1, unpackhi<64>(c[4 * g], c[4 * g + 2]));
+    put_lanes<16, NL>(d, dst, 4 * g + 2, unpacklo<64>(c[4 * g + 1], c[4 * g + 3]));
+    put_lanes<16, NL>(d, dst, 4 * g + 3, unpackhi<64>(c[4 * g + 1], c[4 * g + 3]));
   }
 }
 
@@ -648,12 +659,12 @@ inline void u16_lanes8(const vec r[8], vec o[8]) {
   }
 }
 
-// 8 source rows of SK_VB bytes -> kLanes tiles of 8x8 2-byte elements.
-inline void wide_u16(const byte* s, i64 sst, byte* d, i64 dst) {
+// 8 source rows of 16*NL bytes -> NL tiles of 8x8 2-byte elements.
+template <int NL = kLanes> inline void wide_u16(const byte* s, i64 sst, byte* d, i64 dst) {
   vec r[8], o[8];
-  for (int k = 0; k < 8; ++k) r[k] = vload(s + k * sst);
+  for (int k = 0; k < 8; ++k) r[k] = vload_lanes<NL>(s + k * sst);
   u16_lanes8(r, o);
-  for (int j = 0; j < 8; ++j) put_lanes<8>(d, dst, j, o[j]);
+  for (int j = 0; j < 8; ++j) put_lanes<8, NL>(d, dst, j, o[j]);
 }
 
 #if defined(STRIDED_AVX2) && !defined(STRIDED_AVX512)
@@ -819,6 +830,14 @@ template <int W> constexpr i64 area_edge() {
   return tile_edge<W>();
 }
 
+// Wide tiles of NL lanes (T columns each) down `rows` rows (a multiple of T).
+template <int W, int NL> inline void wide_part(const byte* sb, i64 RS, byte* db, i64 RD, i64 rows) {
+  for (i64 i = 0; i < rows; i += tile_edge<W>()) {
+    if constexpr (W == 1) wide_u8<NL>(sb + i * RS, RS, db + i * W, RD);
+    else wide_u16<NL>(sb + i * RS, RS, db + i * W, RD);
+  }
+}
+
 // `rows` rows (stride RS) of `cols` elements -> `cols` rows (stride RD) of `rows` elements;
 // rows % area_edge, cols % area_edge (wide tiles of panel_rc columns, then micro-tiles).
 template <int W> inline void tile_area(const byte* sb, i64 RS, byte* db, i64 RD, i64 rows, i64 cols) {
@@ -851,6 +870,16 @@ template <int W> inline void tile_area(const byte* sb, i64 RS, byte* db, i64 RD,
       else if constexpr (W == 2) wide_u16(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
       else micro<W, false>(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
     }
+#if defined(STRIDED_AVX512)
+  // 1- and 2-byte elements: 2 or 3 lanes' worth of columns past the wide tiles in partial wide
+  // tiles (NHWC -> NCHW float16 C = 24: three 8x8 micro-tiles, one 16-byte lane each, cost
+  // three times the shuffles).
+  if constexpr (W <= 2) {
+    if (cols - c == 2 * T) wide_part<W, 2>(sb + c * W, RS, db + c * RD, RD, rows);
+    else if (cols - c == 3 * T) wide_part<W, 3>(sb + c * W, RS, db + c * RD, RD, rows);
+    if (cols - c >= 2 * T) c = cols;
+  }
+#endif
   for (; c < cols; c += T)  // 1- and 2-byte elements: the columns past the wide tiles, in micro-tiles
     for (i64 i = 0; i < rows; i += T) micro<W, false>(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
 }
