@@ -939,6 +939,25 @@ inline void put_lanes(byte* q, const byte* p, unsigned a, unsigned b) {
 #endif
 }
 
+// Planes [nl, nc) past the line tiles of one tile row (T rows; source row r at s + r*W, destination
+// row r at o + r*ds1), in 8x8 tiles: 8 float32 ones (C = 24, 40, ...) or 8-24 float16 ones
+// (C = 24, 40, 48, ...).
+template <int W>
+STRIDED_ALWAYS_INLINE void rest_tiles(const byte* s, i64 ss0, byte* o, i64 ds1, i64 nl, i64 nc) {
+#if defined(STRIDED_AVX512)
+  constexpr i64 T = line_edge<W>();
+  if constexpr (W == 4) {
+    if (nl < nc)
+      for (i64 h = 0; h < T; h += 8) micro_u32_8<false>(s + nl * ss0 + h * W, ss0, o + h * ds1 + nl * W, ds1);
+  } else if constexpr (W == 2) {
+    for (i64 g = nl; g < nc; g += 8)
+      for (i64 h = 0; h < T; h += 8) micro_u16_8<false>(s + g * ss0 + h * W, ss0, o + h * ds1 + g * W, ds1);
+  }
+#else
+  (void)s, (void)ss0, (void)o, (void)ds1, (void)nl, (void)nc;
+#endif
+}
+
 // Packed destination rows of n0 = 1..8 line micro-tiles (AVX2: 2..16 8x8 micro-tiles), tiled
 // straight from the n0 source planes (k_transpose says when). One: n0 == T.
 template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n1, i64 n0, i64 ss0) {
@@ -949,19 +968,9 @@ template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n
     if (NT && aligned) line_micro<W, true>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
     else line_micro<W, false>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
   };
-  // Planes [nl, nc) past the line tiles (stored normally): 8 float32 ones (C = 24, 40, ...) in two
-  // 8x8 tiles per tile row; 8-24 float16 ones (C = 24, 40, 48, ...) in 8x8 tiles.
+  // Planes [nl, nc) past the line tiles (stored normally).
   const auto rest = [&](i64 r) {
-#if defined(STRIDED_AVX512)
-    if constexpr (W == 4 && !One)
-      if (nl < nc)
-        for (i64 h = r; h < r + T; h += 8) micro_u32_8<false>(s + nl * ss0 + h * W, ss0, d + h * ds1 + nl * W, ds1);
-    if constexpr (W == 2 && !One)
-      for (i64 g = nl; g < nc; g += 8)
-        for (i64 h = r; h < r + T; h += 8) micro_u16_8<false>(s + g * ss0 + h * W, ss0, d + h * ds1 + g * W, ds1);
-#else
-    (void)r;
-#endif
+    if constexpr (!One) rest_tiles<W>(s + r * W, ss0, d + r * ds1, ds1, nl, nc);
   };
   i64 r = 0;
   if constexpr (!One) {
@@ -1014,6 +1023,7 @@ template <int W> constexpr i64 shift_span() { return W == 2 ? 4096 : 8192; }
 template <int W, bool One> void tile_rows_shifted(const byte* s, byte* d, i64 n1, i64 n0, i64 ss0) {
   constexpr i64 T = line_edge<W>(), kRing = 3 * (8192 + 64);
   const i64 ds1 = n0 * W, nc = One ? T : n0, B = T * ds1;  // B <= shift_span
+  const i64 nl = One ? T : n0 / T * T;                     // planes in line tiles; the rest as tile_rows
   const auto off = static_cast<i64>(addr(d) & 63);
   alignas(64) byte ring[kRing];
   const i64 nb = imin(8, kRing / (B + 64));
@@ -1047,10 +1057,15 @@ template <int W, bool One> void tile_rows_shifted(const byte* s, byte* d, i64 n1
     if (nc >= 2 * T && r + (2 * K + 1) * T <= n1)
       for (i64 k = 0; k < nc; ++k)
         for (i64 j = 0; j < K; ++j) prefetch_l2(s + k * ss0 + (r + (K + 1 + j) * T) * W);
-    for (i64 c = 0; c < nc; c += T)
+    for (i64 c = 0; c < nl; c += T)
       for (i64 j = 0; j < kb; ++j) {
         line_micro<W, false>(s + c * ss0 + (r + j * T) * W, ss0, buf(n + j) + off + c * W, ds1);
         if (n + j - L >= 0) emit(n + j - L, c, c + T);
+      }
+    if (nl < nc)
+      for (i64 j = 0; j < kb; ++j) {
+        rest_tiles<W>(s + (r + j * T) * W, ss0, buf(n + j) + off, ds1, nl, nc);
+        if (n + j - L >= 0) emit(n + j - L, nl, nc);
       }
     done = imax(done, e1);
     if (kb < K) {  // the last spans
@@ -1061,8 +1076,9 @@ template <int W, bool One> void tile_rows_shifted(const byte* s, byte* d, i64 n1
   for (i64 m = done; m < n; ++m) carry(m);
   for (i64 m = done; m < n; ++m) emit(m, 0, n0);
   if (r < n1 && n1 >= T) {  // the last rows: one tile row ending at n1 (stored), over rows already written
-    for (i64 c = 0; c < nc; c += T)
+    for (i64 c = 0; c < nl; c += T)
       line_micro<W, false>(s + c * ss0 + (n1 - T) * W, ss0, d + (n1 - T) * ds1 + c * W, ds1);
+    rest_tiles<W>(s + (n1 - T) * W, ss0, d + (n1 - T) * ds1, ds1, nl, nc);
     r = n1;
   }
   for (; r < n1; ++r)
@@ -1438,7 +1454,12 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
     // C a multiple of 8 but not of the line tile (float32 C = 24, 40, ...; float16 C = 24, 40, 48,
     // ...) into the cache: the same, with the planes past the line tiles in 8x8 tiles. The panels'
     // staging ran 14-16 GB/s in cache here (AMD Zen 5, one thread); float16 C = 80 is on par.
-    const bool rest8 = !NT && ((W == 4 && area_edge<W>() == 8 && n0 > L) || (W == 2 && n0 >= 24)) && n0 % 8 == 0;
+    // Streamed, only through tile_rows_shifted (its ring of L1 spans; tile_rows streams whole
+    // tile lines, which rows of such C do not start on). Against the panels, (4, 24, 256, 256) on
+    // 2 threads, processes alternated: float32 36 -> 50 GB/s, float16 33.5 -> 45.5.
+    const bool shifted = L > 0 && L * n0 * W <= shift_span<W>();
+    const bool rest8 =
+        (!NT || shifted) && ((W == 4 && area_edge<W>() == 8 && n0 > L) || (W == 2 && n0 >= 24)) && n0 % 8 == 0;
     // AVX2 has no line tiles; float32 into the cache takes its 8x8 tiles the same way (in place
     // of the panels; one thread, 1.5-7.5 MiB, AMD Zen 5 with the AVX2 kernels: 10-14 -> 20-32
     // GB/s, 2 threads 23-28 -> 24-57; float16's 8x8 tiles of 16-byte rows ran 0.8-1.0x: panels).
@@ -1479,7 +1500,7 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
         }
         s += h * W, d += h * ds1, n1 -= h;
       }
-      if (NT && addr(d) % 64 != 0 && L * n0 * W <= shift_span<W>()) {
+      if (NT && (addr(d) % 64 != 0 || n0 % imax(L, 1) != 0) && shifted) {
         if (n0 == L) tile_rows_shifted<W, true>(s, d, n1, n0, ss0);
         else tile_rows_shifted<W, false>(s, d, n1, n0, ss0);
       } else if (n0 == D) tile_rows<W, NT, true>(s, d, n1, n0, ss0);
