@@ -1023,7 +1023,8 @@ template <int W> constexpr i64 shift_span() { return W == 2 ? 4096 : 8192; }
 template <int W, bool One> void tile_rows_shifted(const byte* s, byte* d, i64 n1, i64 n0, i64 ss0) {
   constexpr i64 T = line_edge<W>(), kRing = 3 * (8192 + 64);
   const i64 ds1 = n0 * W, nc = One ? T : n0, B = T * ds1;  // B <= shift_span
-  const i64 nl = One ? T : n0 / T * T;                     // planes in line tiles; the rest as tile_rows
+  // Planes in line tiles; the rest in 8x8 tiles, as tile_rows (imax: T is 0 where there are no line tiles).
+  const i64 nl = One ? T : n0 / imax(T, 1) * T;
   const auto off = static_cast<i64>(addr(d) & 63);
   alignas(64) byte ring[kRing];
   const i64 nb = imin(8, kRing / (B + 64));
