@@ -235,7 +235,18 @@ def test_misuse_writes_nothing() -> None:
         sd.cast(x, np.int32, out=ro)
     with pytest.raises(TypeError):
         sd.cast(np.array([None]), np.int32)
+    with pytest.raises(TypeError, match=r"missing required argument 'dtype'"):
+        sd.cast(x)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'dtyp'"):
+        sd.cast(x, dtyp=np.int32)  # type: ignore[call-arg]
     assert (out == 7).all()
+
+
+def test_out_with_strides_and_keywords() -> None:
+    x = np.arange(6, dtype=np.float32) - 2.5
+    wide = np.full((6, 2), 99, np.int16)
+    res = sd.cast(x=x, dtype="int16", out=wide[::-1, 1])
+    assert res.base is not None and (wide[::-1, 1] == x.astype(np.int16)).all() and (wide[:, 0] == 99).all()
 
 
 def test_description_levels_and_execute() -> None:

@@ -258,6 +258,18 @@ def test_conveniences_misuse() -> None:
         sd.permute_dims(x, (0, 0))
     with pytest.raises(sd.ValidationError, match=r"^permute_dims\.axes: must be a permutation of 2 dimension"):
         sd.permute_dims(x, (0,))
+    with pytest.raises(sd.ValidationError, match=r"^permute_dims\.axes\[2\]: 2 is out of range for 2 dimension"):
+        sd.permute_dims(x, (0, 1, 2))
+    with pytest.raises(sd.ValidationError, match=r"^permute_dims\.axes\[0\]: -3 is out of range for 2 dimension"):
+        sd.permute_dims(x, [-3, 0])
+    with pytest.raises(TypeError, match=r"^permute_dims\.axes\[1\]: expected an integer, got 1\.0"):
+        sd.permute_dims(x, (0, 1.0))
+    with pytest.raises(sd.ValidationError, match=r"^permute_dims\.x: strided supports at most 8 dimensions"):
+        sd.permute_dims(np.zeros((1,) * 9), tuple(range(9)))
+    assert sd.permute_dims(np.arange(3), 0).tolist() == [0, 1, 2]  # a single int: the 1-d permutation
+    assert sd.permute_dims(x=[[1, 2]], axes=np.array([1, 0])).tolist() == [[1], [2]]  # array-likes, keywords
+    with pytest.raises(TypeError, match=r"missing required argument 'axes'"):
+        sd.permute_dims(x)  # type: ignore[call-arg]
     with pytest.raises(sd.ValidationError, match=r"^broadcast_to\.shape: x of shape \(2, 3\) does not broadcast"):
         sd.broadcast_to(x, (2, 4))
     with pytest.raises(sd.ValidationError, match=r"^broadcast_to\.shape: .* does not broadcast"):

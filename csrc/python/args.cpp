@@ -126,6 +126,34 @@ pyb::list to_int_list(pyb::handle v, const char* field) {
   return res;
 }
 
+std::vector<int> to_axes(pyb::handle axis, int ndim, const char* field) {
+  // Items as to_int_list reads them: a sequence item by item ("field[i]"), anything else as one int.
+  const bool one = !is_int_sequence(axis);
+  pyb::object fast;
+  Py_ssize_t n = 1;
+  PyObject** items = nullptr;
+  if (!one) {
+    fast = pyb::reinterpret_steal<pyb::object>(PySequence_Fast(axis.ptr(), "expected a sequence"));
+    if (!fast) throw pyb::error_already_set();
+    n = PySequence_Fast_GET_SIZE(fast.ptr());
+    items = PySequence_Fast_ITEMS(fast.ptr());
+  }
+  std::vector<int> res;
+  res.reserve(static_cast<std::size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    const Py_ssize_t at = one ? -1 : i;
+    const std::int64_t a = to_int(one ? axis.ptr() : items[i], field, at);
+    if (a < -ndim || a >= ndim)
+      throw ValidationError(field_at(field, at) + ": " + std::to_string(a) + " is out of range for " +
+                            std::to_string(ndim) + " dimension(s)");
+    const int k = static_cast<int>(a < 0 ? a + ndim : a);
+    for (const int seen : res)
+      if (seen == k) throw ValidationError(field_at(field, at) + ": axis " + std::to_string(k) + " is repeated");
+    res.push_back(k);
+  }
+  return res;
+}
+
 std::vector<std::int64_t> to_ints(pyb::handle seq, const char* field) {
   std::vector<std::int64_t> v(kMaxDims);
   const std::size_t n = to_ints_into(seq, field, v.data(), v.size());

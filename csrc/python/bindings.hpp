@@ -37,6 +37,10 @@ pyb::list to_int_list(pyb::handle v, const char* field);
 /// to_ints into a caller's array without allocating: returns the count and stores (and checks) only
 /// the first `cap` items.
 std::size_t to_ints_into(pyb::handle seq, const char* field, std::int64_t* out, std::size_t cap);
+/// Axes: an int or a sequence of them (items as to_int_list), negative ones counted from the end,
+/// as 0..ndim-1 in the order given; ValidationError naming `field[i]` (`field` for a single int)
+/// when one is out of range or repeated. The rule of every function that takes axes.
+std::vector<int> to_axes(pyb::handle axis, int ndim, const char* field);
 /// Tuple of ints.
 pyb::tuple to_tuple(const std::vector<std::int64_t>& v);
 

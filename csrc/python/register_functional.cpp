@@ -1,4 +1,4 @@
-// The copy operators on arrays (sd.copy, sd.split, sd.join, sd.slice), written here in C++ so
+// The copy operators on arrays (sd.copy, sd.split, sd.join, sd.slice, sd.cast, sd.permute_dims), written here in C++ so
 // that a call on a tiny array costs about what numpy's own copy costs: argument checks, output
 // allocation and the cached plan all happen without going back to Python.
 #include <string>
@@ -16,6 +16,7 @@ constexpr int kIdentity = detail::op_code<IdentityDesc>();
 constexpr int kSplit = detail::op_code<SplitDesc>();
 constexpr int kJoin = detail::op_code<JoinDesc>();
 constexpr int kSlice1 = detail::op_code<Slice1Desc>();
+constexpr int kCast = detail::op_code<CastDesc>();
 
 using detail::shape_str;
 std::string shape_str(const pyb::array& a) {
@@ -59,6 +60,33 @@ Arr check_out(pyb::handle out, const Arr& like, const std::vector<std::int64_t>&
 
 std::vector<std::int64_t> shape_of(const pyb::array& a) { return {a.shape(), a.shape() + a.ndim()}; }
 
+// A new C-contiguous array of `dt` (DataType t) and shape[0..n), from the result pool when large,
+// straight through numpy's C API (pybind11's array constructor builds shape and stride vectors);
+// `o` describes it (a new writable array: to_arr's checks hold without running them).
+pyb::object new_result(pyb::dtype dt, DataType t, const std::int64_t* shape, int n, Arr& o) {
+  pyb::ssize_t dims[kMaxDims];
+  std::size_t bytes = static_cast<std::size_t>(dt.itemsize());
+  for (int i = 0; i < n; ++i) {
+    dims[i] = static_cast<pyb::ssize_t>(shape[i]);
+    bytes *= static_cast<std::size_t>(shape[i]);
+  }
+  ResultAllocScope pooled(bytes);
+  auto& api = pyb::detail::npy_api::get();
+  auto res = pyb::reinterpret_steal<pyb::object>(api.PyArray_NewFromDescr_(api.PyArray_Type_, dt.release().ptr(), n,
+                                                                           dims, nullptr, nullptr, 0, nullptr));
+  if (!res) throw pyb::error_already_set();  // the descr reference was stolen either way
+  auto ra = pyb::reinterpret_borrow<pyb::array>(res);
+  o.keep = res;
+  o.dtype = t;
+  o.data = ra.mutable_data();
+  o.ndim = n;
+  for (int i = 0; i < n; ++i) {
+    o.shape[i] = shape[i];
+    o.strides[i] = ra.strides(i);
+  }
+  return res;
+}
+
 // ---------------------------------------------------------------- copy
 pyb::object copy(pyb::handle src, pyb::handle out) {
   Arr s = to_arr(src, "src", false);
@@ -71,6 +99,42 @@ pyb::object copy(pyb::handle src, pyb::handle out) {
   static_cast<detail::CallArray&>(b) = detail::broadcast_to(s, o);
   if (!is_empty(o)) run_arrays(kIdentity, nullptr, 0, &b, 1, &o, 1);
   return pyb::reinterpret_borrow<pyb::object>(out);
+}
+
+// ---------------------------------------------------------------- cast
+pyb::object cast(pyb::handle x, pyb::handle dtype, pyb::handle out) {
+  const Arr a = to_arr(x, "cast.x", false);
+  const DataType t = to_dtype(dtype);
+  pyb::object res;
+  Arr o;
+  if (out.is_none()) {
+    res = new_result(numpy_dtype(t), t, a.shape, a.ndim, o);
+  } else {
+    Arr like;
+    like.dtype = t;
+    o = check_out(out, like, {a.shape, a.shape + a.ndim}, "out");
+    res = pyb::reinterpret_borrow<pyb::object>(out);
+  }
+  if (!is_empty(a)) run_arrays(kCast, nullptr, 0, &a, 1, &o, 1);
+  return res;
+}
+
+// ---------------------------------------------------------------- permute_dims
+pyb::object permute_dims(pyb::handle x, pyb::handle axes) {
+  const Arr a = to_arr(x, "permute_dims.x", false);
+  const std::vector<int> perm = to_axes(axes, a.ndim, "permute_dims.axes");
+  if (perm.size() != static_cast<std::size_t>(a.ndim))
+    throw ValidationError("permute_dims.axes: must be a permutation of " + std::to_string(a.ndim) +
+                          " dimension(s), got " + std::to_string(perm.size()) + " axes");
+  Arr v = a;  // the transposed view
+  for (int i = 0; i < a.ndim; ++i) {
+    v.shape[i] = a.shape[perm[static_cast<std::size_t>(i)]];
+    v.strides[i] = a.strides[perm[static_cast<std::size_t>(i)]];
+  }
+  Arr o;
+  pyb::object res = new_result(pyb::reinterpret_borrow<pyb::array>(a.keep).dtype(), a.dtype, v.shape, v.ndim, o);
+  if (!is_empty(v)) run_arrays(kIdentity, nullptr, 0, &v, 1, &o, 1);
+  return res;
 }
 
 // ---------------------------------------------------------------- slice
@@ -101,25 +165,9 @@ pyb::object slice(pyb::handle x, pyb::handle offsets, pyb::handle sizes, pyb::ha
   pyb::object res;
   Arr o;
   if (out.is_none()) {
-    // Straight through numpy's C API (pybind11's array constructor builds shape/stride vectors).
-    auto& api = pyb::detail::npy_api::get();
-    PyObject* descr = pyb::reinterpret_borrow<pyb::array>(a.keep).dtype().release().ptr();  // stolen below
     std::int64_t shape64[kMaxDims];
     for (int i = 0; i < n; ++i) shape64[i] = shape[i];
-    ResultAllocScope pooled(nbytes_of(a, shape64, un));
-    res = pyb::reinterpret_steal<pyb::object>(api.PyArray_NewFromDescr_(api.PyArray_Type_, descr, n, shape, nullptr,
-                                                                        nullptr, 0, nullptr));
-    if (!res) throw pyb::error_already_set();
-    // A new writable array of x's dtype: read its layout directly (to_arr's checks hold).
-    auto ra = pyb::reinterpret_borrow<pyb::array>(res);
-    o.keep = res;
-    o.dtype = a.dtype;
-    o.data = ra.mutable_data();
-    o.ndim = n;
-    for (int i = 0; i < n; ++i) {
-      o.shape[i] = shape[i];
-      o.strides[i] = ra.strides(i);
-    }
+    res = new_result(pyb::reinterpret_borrow<pyb::array>(a.keep).dtype(), a.dtype, shape64, n, o);
   } else {
     const pyb::array oa = as_array(out, "out", true);
     o = check_out(oa, a, shape_of(oa), "out");
@@ -206,7 +254,7 @@ pyb::list split(pyb::handle x, pyb::handle parts, pyb::handle axis, pyb::handle 
 struct JoinScratch {
   std::vector<detail::CallArray> ins;
   std::vector<PyObject*> keep;  // owned references: the arrays outlive the call (the GIL is released)
-  bool busy = false;            // a nested join (numpy.asarray calling back) uses its own
+  bool busy = false;  // a nested join (numpy.asarray calling back) uses its own
 };
 
 class JoinLease {
@@ -320,7 +368,7 @@ pyb::object join(pyb::handle arrays, pyb::handle axis, pyb::handle out) {
   return res;
 }
 
-// sd.copy and sd.slice are registered as plain METH_FASTCALL functions: pybind11's generic
+// sd.copy, sd.slice, sd.cast and sd.permute_dims are registered as plain METH_FASTCALL functions: pybind11's generic
 // dispatcher allocates per call, which is most of the cost of a 4x4 copy. Errors still go
 // through translate_current_exception (register_types.cpp).
 
@@ -383,6 +431,49 @@ PyObject* slice_fast(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObjec
   }
 }
 
+PyObject* cast_fast(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const char* const names[] = {"x", "dtype", "out"};
+  PyObject* a[3];
+  if (!bind_args("cast", names, 3, 2, args, nargs, kwnames, a)) return nullptr;
+  try {
+    return cast(a[0], a[1], a[2] ? pyb::handle(a[2]) : pyb::handle(Py_None)).release().ptr();
+  } catch (...) {
+    return translate_current_exception();
+  }
+}
+
+PyObject* permute_dims_fast(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const char* const names[] = {"x", "axes"};
+  PyObject* a[2];
+  if (!bind_args("permute_dims", names, 2, 2, args, nargs, kwnames, a)) return nullptr;
+  try {
+    return permute_dims(a[0], a[1]).release().ptr();
+  } catch (...) {
+    return translate_current_exception();
+  }
+}
+
+// _axes(axis, ndim, field): to_axes for the Python functions, as a list.
+PyObject* axes_raw(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 3) {
+    PyErr_Format(PyExc_TypeError, "_axes() takes 3 positional arguments (%zd given)", nargs);
+    return nullptr;
+  }
+  try {
+    const char* field = PyUnicode_AsUTF8(args[2]);
+    if (!field) return nullptr;
+    const std::int64_t ndim = to_int(args[1], "ndim");
+    if (ndim < 0 || ndim > 64) throw ValidationError("ndim: must be between 0 and 64, got " + std::to_string(ndim));
+    const std::vector<int> axes = to_axes(args[0], static_cast<int>(ndim), field);
+    pyb::list res(axes.size());
+    for (std::size_t i = 0; i < axes.size(); ++i)
+      PyList_SET_ITEM(res.ptr(), static_cast<Py_ssize_t>(i), PyLong_FromLong(axes[i]));
+    return res.release().ptr();
+  } catch (...) {
+    return translate_current_exception();
+  }
+}
+
 PyMethodDef fast_methods[] = {
     {"copy", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&copy_fast)), METH_FASTCALL | METH_KEYWORDS,
      "copy($module, /, src, out)\n--\n\n"
@@ -396,6 +487,27 @@ PyMethodDef fast_methods[] = {
      "A negative stride walks the window backwards from its far end. The result has\n"
      "1 + (sizes[i] - 1) // abs(strides[i]) elements per dimension, or out's shape when out is given\n"
      "(1 <= out.shape[i] <= that). Returns a new C-contiguous array or out."},
+    {"cast", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&cast_fast)), METH_FASTCALL | METH_KEYWORDS,
+     "cast($module, /, x, dtype, out=None)\n--\n\n"
+     "DirectML Cast: ``x`` converted to ``dtype`` by SPEC 3.5's rules, for any pair of the eleven\n"
+     "DirectML types (float16/32/64, int8-64, uint8-64).\n\n"
+     "Unlike numpy's ``astype``, every value has a defined result: float -> int truncates toward\n"
+     "zero and saturates (NaN -> 0, +-inf and out-of-range values -> the type's max / min);\n"
+     "int -> int keeps the low bits (modulo 2^bits); float -> narrower float and int -> float round\n"
+     "to nearest even, once, from the exact value (overflow -> +-inf); NaNs stay NaN (quiet, sign\n"
+     "and payload's high bits kept). ``dtype``: a numpy dtype-like, a ``DataType`` or a name; bool\n"
+     "and complex are not DirectML types (ValidationError). Returns a new C-contiguous array of\n"
+     "``x``'s shape, or ``out`` (any strides, exactly that shape and dtype)."},
+    {"permute_dims", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&permute_dims_fast)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "permute_dims($module, /, x, axes)\n--\n\n"
+     "The array API's ``permute_dims`` (``numpy.transpose`` materialised): dimension ``i`` of the\n"
+     "result is ``x``'s dimension ``axes[i]``; ``axes`` a permutation of ``0..x.ndim-1`` (negative\n"
+     "allowed). A new C-contiguous array."},
+    {"_axes", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&axes_raw)), METH_FASTCALL,
+     "_axes($module, axis, ndim, field, /)\n--\n\n"
+     "Axes (an int or a sequence; negative counted from the end) as a list of 0..ndim-1; a ValidationError "
+     "naming field[i] when one is out of range or repeated. The Python functions' axis rule."},
     {nullptr, nullptr, 0, nullptr}};
 
 // ---------------------------------------------------------------- argwhere

@@ -4,7 +4,8 @@ SPEC 3.15), and the array-API conveniences ``flip``, ``permute_dims``, ``broadca
 
 Each is built on the engine, never on a numpy copy: argwhere is the NonzeroCoordinates step
 (``_core._argwhere``: the input read once, the result made once the count is known); compress
-is a gather of the positions argwhere finds in the condition; center_crop_pad, flip,
+is a gather of the positions argwhere finds in the condition; permute_dims is the core's (C++,
+register_functional.cpp: a tiny call costs what numpy's does); center_crop_pad, flip,
 permute_dims and broadcast_to copy a view of ``x`` (numpy's views: negative, permuted or zero
 strides) into a new array with the Identity copy, center_crop_pad after a fill of its padding.
 """
@@ -16,6 +17,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _core
+from ._core import permute_dims
 from ._functional import _array, _ints, _out, join
 from ._generate import full
 from ._index import gather
@@ -28,19 +30,10 @@ def _nonzero_source(a: np.ndarray) -> np.ndarray:
     return a.view(np.uint8) if a.dtype == np.bool_ else a
 
 
-def _axes(axis: Any, ndim: int, name: str, allow_repeat: bool = False) -> List[int]:
+def _axes(axis: Any, ndim: int, name: str) -> List[int]:
     """Axes (an int or a sequence), negative counted from the end; ValidationError naming
-    ``name[i]`` when out of range or repeated."""
-    items = _ints(axis, name)
-    res: List[int] = []
-    for i, a in enumerate(items):
-        if -ndim <= a < ndim and (allow_repeat or a % ndim not in res):
-            res.append(a % ndim)
-            continue
-        field = f"{name}[{i}]" if len(items) > 1 or not isinstance(axis, (int, np.integer)) else name
-        if not -ndim <= a < ndim:
-            raise _core.ValidationError(f"{field}: {a} is out of range for {ndim} dimension(s)")
-        raise _core.ValidationError(f"{field}: axis {a % ndim} is repeated")
+    ``name[i]`` when out of range or repeated (the rule is the core's: _core._axes)."""
+    res: List[int] = _core._axes(axis, ndim, name)
     return res
 
 
@@ -152,19 +145,6 @@ def flip(x: Any, axis: Any = None) -> np.ndarray:
     for d in ax:
         index[d] = slice(None, None, -1)
     return _materialise(a[tuple(index)])
-
-
-def permute_dims(x: Any, axes: Any) -> np.ndarray:
-    """The array API's ``permute_dims`` (``numpy.transpose`` materialised): dimension ``i`` of the
-    result is ``x``'s dimension ``axes[i]``; ``axes`` a permutation of ``0..x.ndim-1`` (negative
-    allowed). A new C-contiguous array."""
-    a = _array(x, "permute_dims.x")
-    perm = _axes(axes, a.ndim, "permute_dims.axes")
-    if len(perm) != a.ndim:
-        raise _core.ValidationError(
-            f"permute_dims.axes: must be a permutation of {a.ndim} dimension(s), got {len(perm)} axes"
-        )
-    return _materialise(a.transpose(perm))
 
 
 def broadcast_to(x: Any, shape: Any) -> np.ndarray:

@@ -1,11 +1,11 @@
 """The copy-family operators on arrays: copy, split, join, slice, cast, pad, tile, depth_to_space,
 space_to_depth.
 
-copy, split, join and slice live in the C++ core (csrc/python/register_functional.cpp) so that a
-call on a tiny array costs about what numpy's own copy does: argument checks, output allocation
-and the cached plan (keyed by operator, shapes, strides and dtype) never go back to Python, and
-the copy itself runs without the GIL. cast, pad, tile, depth_to_space and space_to_depth are thin
-layers over the library's functional path.
+copy, split, join, slice and cast live in the C++ core (csrc/python/register_functional.cpp) so
+that a call on a tiny array costs about what numpy's own copy does: argument checks, output
+allocation and the cached plan (keyed by operator, shapes, strides and dtype) never go back to
+Python, and the copy itself runs without the GIL. pad, tile, depth_to_space and space_to_depth
+are thin layers over the library's functional path.
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _core
-from ._core import copy, join, slice, split
+from ._core import cast, copy, join, slice, split
 
-_CAST = _core._op_codes["CastDesc"]
 _PAD = _core._op_codes["PaddingDesc"]
 _FILL = _core._op_codes["FillValueConstantDesc"]
 _TILE = _core._op_codes["TileDesc"]
@@ -79,26 +78,6 @@ def _out(out: Any, shape: Tuple[int, ...], dtype: np.dtype) -> np.ndarray:
     if not o.flags.writeable:
         raise BufferError("out: array is read-only")
     return o
-
-
-def cast(x: Any, dtype: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
-    """DirectML Cast: ``x`` converted to ``dtype`` by SPEC 3.5's rules, for any pair of the eleven
-    DirectML types (float16/32/64, int8-64, uint8-64).
-
-    Unlike numpy's ``astype``, every value has a defined result: float -> int truncates toward
-    zero and saturates (NaN -> 0, +-inf and out-of-range values -> the type's max / min);
-    int -> int keeps the low bits (modulo 2^bits); float -> narrower float and int -> float round
-    to nearest even, once, from the exact value (overflow -> +-inf); NaNs stay NaN (quiet, sign
-    and payload's high bits kept). ``dtype``: a numpy dtype-like, a ``DataType`` or a name; bool
-    and complex are not DirectML types (ValidationError). Returns a new C-contiguous array of
-    ``x``'s shape, or ``out`` (any strides, exactly that shape and dtype).
-    """
-    a = _array(x, "cast.x")
-    target = _core._numpy_dtype(dtype)
-    res = _core._empty(a.shape, target) if out is None else _out(out, a.shape, target)  # the pool when large
-    if res.size:
-        _core._run(_CAST, (), (a,), (res,))
-    return res if out is None else out
 
 
 def tile(x: Any, repeats: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
