@@ -17,6 +17,7 @@ _FILL_SEQUENCE = _core._op_codes["FillValueSequenceDesc"]
 _DIAGONAL = _core._op_codes["DiagonalMatrixDesc"]
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
 _INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
+_INTEGER = (int, np.integer)
 
 __all__ = ["arange", "diagonal_fill", "eye", "eye_like", "fill_sequence", "full", "tril", "trilu", "triu"]
 
@@ -99,7 +100,7 @@ def fill_sequence(
 def _sequence(dims: Tuple[int, ...], dt: np.dtype, start: Any, delta: Any, o: Optional[np.ndarray]) -> np.ndarray:
     """fill_sequence once its arguments are checked (arange's way in, without checking twice)."""
     params = (_bits(start, dt, "fill_sequence.start"), _bits(delta, dt, "fill_sequence.delta"))
-    res = _result(dims, dt, o, "fill_sequence.shape")
+    res = _core._empty(dims, dt, "fill_sequence.shape") if o is None else _out(o, dims, dt)
     if res.size:
         _core._run(_FILL_SEQUENCE, params, (), (res,))
     return res
@@ -117,11 +118,13 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> np
     """
     if stop is None:
         start, stop = 0, start
-    vals: Any = (start, stop, step)
-    ints = type(start) is int and type(stop) is int and type(step) is int  # the common case, checked
-    if not ints:
-        vals = [_number(v, f"arange.{n}") for v, n in zip(vals, ("start", "stop", "step"))]
-        ints = all(isinstance(v, (int, np.integer)) for v in vals)
+    if type(start) is int and type(stop) is int and type(step) is int:  # the common case, in short
+        if step == 0:
+            raise _core.ValidationError("arange.step: must not be 0")
+        dt = _INT64 if dtype is None else _core._numpy_dtype(dtype)
+        return _sequence((max(0, -((start - stop) // step)),), dt, start, step, None)
+    vals: Any = (_number(start, "arange.start"), _number(stop, "arange.stop"), _number(step, "arange.step"))
+    ints = isinstance(vals[0], _INTEGER) and isinstance(vals[1], _INTEGER) and isinstance(vals[2], _INTEGER)
     if dtype is not None:
         dt = _core._numpy_dtype(dtype)
     elif ints:  # numpy's arange: float64 when a value is a float (of any width), else int64
@@ -131,7 +134,7 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> np
             raise _core.ValidationError("arange.dtype: complex values are not a DirectML type")
         dt = _FLOAT64 if any(isinstance(v, (float, np.floating)) for v in vals) else _INT64
     if ints:  # exact: ceil(a / b) = -((-a) // b)
-        a, b, c = (int(v) for v in vals)
+        a, b, c = int(vals[0]), int(vals[1]), int(vals[2])
         if c == 0:
             raise _core.ValidationError("arange.step: must not be 0")
         n = max(0, -((a - b) // c))
