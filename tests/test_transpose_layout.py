@@ -52,9 +52,10 @@ def test_narrow_both_directions(simd, threads, dt):
 @pytest.mark.parametrize("dt", DTYPES)
 def test_short_side_panels(simd, threads, dt):
     # NCHW <-> NHWC with C = 16..256: the panel kernels (C = 24, 40, 56: 16x16 and 8x8 tiles for
-    # 4-byte elements on AVX-512); odd H*W leave a remainder
+    # 4-byte elements on AVX-512); odd H*W leave a remainder; H*W = 64, 256: both sides are panel
+    # sides, the shorter one is taken
     for c in (16, 24, 32, 40, 48, 56, 64, 128, 256):
-        for hw in (5, 67, 1000):
+        for hw in (5, 64, 67, 256, 1000):
             x = _data((2, c, hw), dt)
             _check(x.transpose(0, 2, 1))
             _check(np.ascontiguousarray(x.transpose(0, 2, 1)).transpose(0, 2, 1))
@@ -168,6 +169,26 @@ def test_planes_to_rows_misaligned_source(simd, threads, dt, streamed):
                         _check_at(v, out_at, c, hw, src_at)
     finally:
         _core._set_stream_threshold(before)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_pixels_to_few_planes_misaligned_source(simd, threads, dt):
+    # NHWC -> NCHW with H*W a multiple of a line's elements (up to 8 lines' worth) and C of one or
+    # two lines: the line micro-tiles from the planes side, whose first rows (channels) up to a
+    # source line are peeled; with C below that peel plus a tile row, the rest is one more tile
+    # row ending at C. Sources at every element offset into a line, batch 1 and 3.
+    # Channels used of a wider pixel (c of cw): the pixels stay whole lines apart with any c.
+    isz = np.dtype(dt).itemsize
+    per_line = 64 // isz
+    for c, cw in ((per_line, per_line), (per_line + per_line // 4, 2 * per_line), (2 * per_line, 2 * per_line)):
+        for hw in (per_line, 4 * per_line, 8 * per_line):
+            for n in (1, 3):
+                for src_at in range(0, 64, isz if isz > 2 else 16):
+                    raw_in = _data((n * hw * cw * isz + 128,), np.uint8)
+                    lo_in = (-raw_in.ctypes.data) % 64 + src_at
+                    x = raw_in[lo_in : lo_in + n * hw * cw * isz].view(dt).reshape(n, hw, cw)[:, :, :c]
+                    for out_at in (0, 16):
+                        _check_at(x.transpose(0, 2, 1), out_at, c, hw, n, src_at)
 
 
 @pytest.mark.parametrize("dt", DTYPES)
