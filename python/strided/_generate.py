@@ -65,11 +65,11 @@ def full(shape: Any, value: Any, dtype: Any = None, out: Optional[np.ndarray] = 
     ``out`` (any strides, exactly ``shape`` and ``dtype``). A size-0 dimension gives an empty
     result; ``shape=()`` a 0-d array.
     """
-    dims = _shape(shape, "full.shape")
     o = _as_out(out)
     dt = _dtype_for(value, dtype, o, "full")
     bits = _bits(value, dt, "full.value")
-    res = _result(dims, dt, o, "full.shape")
+    # _empty checks the shape as _shape does (one call less in a tiny call)
+    res = _core._empty(shape, dt, "full.shape") if o is None else _out(o, _shape(shape, "full.shape"), dt)
     if res.size:
         _core._run(_FILL_CONSTANT, (bits,), (), (res,))
     return res if out is None else out
@@ -89,8 +89,8 @@ def fill_sequence(
     ``shape`` and ``dtype``). A size-0 dimension gives an empty result; ``shape=()`` a 0-d
     array holding ``start``.
     """
-    dims = _shape(shape, "fill_sequence.shape")
     o = _as_out(out)
+    dims = shape if o is None else _shape(shape, "fill_sequence.shape")  # _empty checks it as _shape
     either = delta if isinstance(delta, (float, np.floating)) and not isinstance(start, _core.Scalar) else start
     dt = _dtype_for(either, dtype, o, "fill_sequence")
     res = _sequence(dims, dt, start, delta, o)
@@ -159,6 +159,8 @@ def _band_k(k: Any, dims: Tuple[int, ...], name: str) -> int:
     """``k`` clamped to [-rows, columns], where the band's result stops changing, so that any
     ``k`` fits DirectML's 32-bit INT fields."""
     kk = _core._to_int(k, name)
+    if -dims[-2] <= kk <= dims[-1] and _INT32_MIN < kk < _INT32_MAX:  # the common case: as it is
+        return kk
     return max(-dims[-2], _INT32_MIN + 1, min(kk, dims[-1], _INT32_MAX - 1))
 
 
