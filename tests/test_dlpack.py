@@ -111,3 +111,30 @@ def test_torch_execute_and_errors() -> None:
         sd.copy(torch.ones(3, requires_grad=True), out=np.zeros(3, np.float32))
     with pytest.raises(sd.ValidationError, match="out.*bool"):
         sd.copy(np.ones(3, np.float32), out=torch.zeros(3, dtype=torch.bool))  # not a DirectML type
+
+
+def test_torch_tensor_kinds() -> None:
+    # torch.Tensor itself goes through .numpy() (cheaper than its __dlpack__); subclasses and the
+    # tensors .numpy() refuses go through DLPack: the same arrays, the same refusals.
+    x = np.arange(6, dtype=np.float32)
+    p = torch.nn.Parameter(torch.from_numpy(x.copy()), requires_grad=False)
+    assert (sd.copy(p, out=np.zeros(6, np.float32)) == x).all()
+    with pytest.raises(BufferError, match=r"^src: cannot use this Tensor through DLPack"):
+        sd.copy(torch.ones(3, dtype=torch.bfloat16), out=np.zeros(3, np.float32))
+    with pytest.raises(BufferError, match=r"^cast\.x: cannot use this Tensor through DLPack.*grad"):
+        sd.cast(torch.ones(3, requires_grad=True), "float16")
+    # A lazy negation (the negative bit, e.g. z.conj().imag): torch's DLPack export drops it, so
+    # an input is resolved first and an output refused, with nothing written.
+    z = torch.tensor([1 + 2j, 3 - 4j])
+    neg = z.conj().imag
+    assert neg.is_neg()
+    assert sd.copy(neg, out=np.zeros(2, np.float32)).tolist() == [-2.0, 4.0]
+    assert sd.permute_dims(torch.ones(2, 3)._neg_view(), (1, 0)).tolist() == [[-1.0, -1.0]] * 3
+    out = torch.zeros(3)._neg_view()
+    with pytest.raises(BufferError, match=r"^out: this tensor has its negative bit set"):
+        sd.copy(np.ones(3, np.float32), out=out)
+    assert out.resolve_neg().tolist() == [0.0, 0.0, 0.0]
+    op = sd.compile(sd.IdentityDesc(sd.TensorDesc("float32", [2]), sd.TensorDesc("float32", [2])))
+    o = np.zeros(2, np.float32)
+    op.execute([neg], [o])
+    assert o.tolist() == [-2.0, 4.0]
