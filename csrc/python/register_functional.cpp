@@ -1,6 +1,6 @@
-// The copy operators on arrays (sd.copy, sd.split, sd.join, sd.slice, sd.cast, sd.permute_dims), written here in C++ so
-// that a call on a tiny array costs about what numpy's own copy costs: argument checks, output
-// allocation and the cached plan all happen without going back to Python.
+// The copy operators on arrays (sd.copy, sd.split, sd.join, sd.slice, sd.cast, sd.permute_dims),
+// written here in C++ so that a call on a tiny array costs about what numpy's own copy costs:
+// argument checks, output allocation and the cached plan all happen without going back to Python.
 #include <string>
 
 #include <array>
@@ -369,9 +369,9 @@ pyb::object join(pyb::handle arrays, pyb::handle axis, pyb::handle out) {
   return res;
 }
 
-// sd.copy, sd.slice, sd.cast and sd.permute_dims are registered as plain METH_FASTCALL functions: pybind11's generic
-// dispatcher allocates per call, which is most of the cost of a 4x4 copy. Errors still go
-// through translate_current_exception (register_types.cpp).
+// sd.copy, sd.slice, sd.cast and sd.permute_dims are registered as plain METH_FASTCALL functions:
+// pybind11's generic dispatcher allocates per call, which is most of the cost of a 4x4 copy.
+// Errors still go through translate_current_exception (register_types.cpp).
 
 // Binds positional + keyword arguments to `names` (n of them, the first `required` required);
 // unset optional ones stay nullptr.

@@ -5,8 +5,8 @@ SPEC 3.15), and the array-API conveniences ``flip``, ``permute_dims``, ``broadca
 Each is built on the engine, never on a numpy copy: argwhere is the NonzeroCoordinates step
 (``_core._argwhere``: the input read once, the result made once the count is known); compress
 is a gather of the positions argwhere finds in the condition; permute_dims is the core's (C++,
-register_functional.cpp: a tiny call costs what numpy's does); center_crop_pad, flip,
-permute_dims and broadcast_to copy a view of ``x`` (numpy's views: negative, permuted or zero
+register_functional.cpp: a tiny call costs what numpy's does); center_crop_pad, flip and
+broadcast_to copy a view of ``x`` (numpy's views: negative, permuted or zero
 strides) into a new array with the Identity copy, center_crop_pad after a fill of its padding.
 """
 
