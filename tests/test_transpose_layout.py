@@ -133,12 +133,15 @@ def test_rows_of_micro_tiles(simd, threads, streamed):
 def test_streamed_panels_to_planes(simd, threads, dt):
     # NHWC -> NCHW streamed (the panel kernel's next panel prefetched while its rows are
     # written): several panels and a narrower last one, a remainder under a tile, rows that end
-    # the source exactly; outputs 64-byte aligned and not, with guard bytes on both sides.
+    # the source exactly; planes a whole number of lines long (2112 elements: float16 C = 24, 32
+    # go straight into the planes' lines, the pixels before the first line boundary and past
+    # the last 32 element by element); outputs 64-byte aligned and not, with guard bytes on both
+    # sides.
     before = _core._stream_threshold()
     _core._set_stream_threshold(1 << 12)
     try:
         for c in (16, 24, 32, 64, 128, 256):
-            for hw in (3001, 1024 // np.dtype(dt).itemsize * 3 + 8):
+            for hw in (3001, 1024 // np.dtype(dt).itemsize * 3 + 8, 2112):
                 v = _data((hw, c), dt).T  # (c, hw): rows of c packed source elements -> c planes
                 for at in (0, np.dtype(dt).itemsize, 16):
                     _check_at(v, at, c, hw)

@@ -469,9 +469,9 @@ template <bool NT> inline void micro_u32_16(const byte* s, i64 sst, byte* d, i64
     for (int L = 0; L < 4; ++L) put512<NT>(d + (4 * L + j) * dst, o[L]);
   }
 }
-template <bool NT> inline void micro_u64_8(const byte* s, i64 sst, byte* d, i64 dst) {
-  __m512i r[8], t[8];
-  for (int k = 0; k < 8; ++k) r[k] = _mm512_loadu_si512(s + k * sst);
+// 8 rows of 8 8-byte units -> q[j] = unit j of every row.
+inline void u64_8x8(const __m512i r[8], __m512i q[8]) {
+  __m512i t[8];
   for (int k = 0; k < 4; ++k) {  // t[2k+j] lane L: column 2L+j of rows 2k, 2k+1
     t[2 * k] = _mm512_unpacklo_epi64(r[2 * k], r[2 * k + 1]);
     t[2 * k + 1] = _mm512_unpackhi_epi64(r[2 * k], r[2 * k + 1]);
@@ -479,7 +479,83 @@ template <bool NT> inline void micro_u64_8(const byte* s, i64 sst, byte* d, i64 
   for (int j = 0; j < 2; ++j) {
     __m512i o[4];
     lanes4x4(t[j], t[2 + j], t[4 + j], t[6 + j], o);
-    for (int L = 0; L < 4; ++L) put512<NT>(d + (2 * L + j) * dst, o[L]);
+    for (int L = 0; L < 4; ++L) q[2 * L + j] = o[L];
+  }
+}
+template <bool NT> inline void micro_u64_8(const byte* s, i64 sst, byte* d, i64 dst) {
+  __m512i r[8], q[8];
+  for (int k = 0; k < 8; ++k) r[k] = _mm512_loadu_si512(s + k * sst);
+  u64_8x8(r, q);
+  for (int j = 0; j < 8; ++j) put512<NT>(d + j * dst, q[j]);
+}
+
+// float16 C = 24: 32 pixels of 24 planes <-> 32 packed pixel rows of 48 bytes, 24 whole lines
+// each way (8x8 tiles of 16-byte rows stored 96 16-byte pieces, most of them lane extracts: about
+// 22 GB/s on one thread here, in cache or streamed, against 38-49 for float32 C = 24). Per
+// group of 8 planes, an 8x8 transpose of 8-byte units (4 pixels of a plane): unit m of group g
+// holds channels 8g..8g+7 of pixels 4m..4m+3, word 4k+i channel 8g+k of pixel 4m+i. The 3 lines of
+// pixels 4m..4m+3 (word f: pixel f/24, channel f%24) take each word from one of the 3 groups'
+// unit m: a two-source word permute from groups 0 and 1, then group 2's words merged in.
+struct C24Words {
+  // [0]: lines from units (to pixel rows); [1]: units from lines (to planes).
+  alignas(64) std::uint16_t a[2][3][32] = {}, b[2][3][32] = {};  // a: from sources 0/1; b: from 2
+  std::uint32_t from2[2][3] = {};                                  // the words b supplies
+};
+constexpr C24Words c24_words() {
+  C24Words w;
+  for (int v = 0; v < 3; ++v)
+    for (int u = 0; u < 32; ++u) {
+      // To pixel rows: line v's word u is flat f = 32v + u; its source is unit g = channel / 8.
+      const int f = 32 * v + u, i = f / 24, c = f % 24, word = 4 * (c % 8) + i;
+      if (c / 8 == 2) w.b[0][v][u] = static_cast<std::uint16_t>(word), w.from2[0][v] |= 1u << u;
+      else w.a[0][v][u] = static_cast<std::uint16_t>(32 * (c / 8) + word);
+      // To planes: unit v's word u is channel 8v + u/4 of pixel u%4, word `at` of the 3 lines.
+      const int at = 24 * (u % 4) + 8 * v + u / 4;
+      if (at / 32 == 2) w.b[1][v][u] = static_cast<std::uint16_t>(at % 32), w.from2[1][v] |= 1u << u;
+      else w.a[1][v][u] = static_cast<std::uint16_t>(at);
+    }
+  return w;
+}
+inline constexpr C24Words kC24 = c24_words();
+
+// x[0..2] -> y[0..2] by table `dir` of kC24.
+inline void c24_mix(int dir, const __m512i x[3], __m512i y[3]) {
+  for (int v = 0; v < 3; ++v) {
+    const __m512i a = _mm512_load_si512(kC24.a[dir][v]), b = _mm512_load_si512(kC24.b[dir][v]);
+    y[v] = _mm512_mask_permutexvar_epi16(_mm512_permutex2var_epi16(x[0], a, x[1]), kC24.from2[dir][v], b, x[2]);
+  }
+}
+
+// Planes (plane c at s + c*ss0) -> 32 rows of 48 bytes at d.
+template <bool NT> inline void planes24_u16(const byte* s, i64 ss0, byte* d) {
+  __m512i q[3][8];
+  for (int g = 0; g < 3; ++g) {
+    __m512i r[8];
+    for (int k = 0; k < 8; ++k) r[k] = _mm512_loadu_si512(s + (8 * g + k) * ss0);
+    u64_8x8(r, q[g]);
+  }
+  for (int m = 0; m < 8; ++m) {
+    const __m512i x[3] = {q[0][m], q[1][m], q[2][m]};
+    __m512i y[3];
+    c24_mix(0, x, y);
+    for (int v = 0; v < 3; ++v) put512<NT>(d + 192 * m + 64 * v, y[v]);
+  }
+}
+
+// 32 rows of 48 bytes at s -> planes (plane c at d + c*ds0).
+template <bool NT> inline void rows24_u16(const byte* s, byte* d, i64 ds0) {
+  __m512i q[3][8];
+  for (int m = 0; m < 8; ++m) {
+    const __m512i x[3] = {_mm512_loadu_si512(s + 192 * m), _mm512_loadu_si512(s + 192 * m + 64),
+                          _mm512_loadu_si512(s + 192 * m + 128)};
+    __m512i y[3];
+    c24_mix(1, x, y);
+    for (int g = 0; g < 3; ++g) q[g][m] = y[g];
+  }
+  for (int g = 0; g < 3; ++g) {
+    __m512i r[8];
+    u64_8x8(q[g], r);
+    for (int k = 0; k < 8; ++k) put512<NT>(d + (8 * g + k) * ds0, r[k]);
   }
 }
 #endif
@@ -853,6 +929,17 @@ template <int W> inline void tile_area(const byte* sb, i64 RS, byte* db, i64 RD,
     return;
   }
 #endif
+#if defined(STRIDED_AVX512)
+  // Packed float16 rows of C = 24 (NHWC -> NCHW into the cache): whole lines (rows24_u16; one
+  // thread, 0.1-6 MiB, processes alternated: 1.08-1.17x the three 8-row partial wide tiles below).
+  if constexpr (W == 2) {
+    if (cols == 24 && RS == 48 && rows >= 32) {
+      const i64 r32 = rows / 32 * 32;
+      for (i64 i = 0; i < r32; i += 32) rows24_u16<false>(sb + i * RS, db + i * W, RD);
+      sb += r32 * RS, db += r32 * W, rows -= r32;
+    }
+  }
+#endif
   i64 c = 0;
 #if defined(STRIDED_AVX2) && !defined(STRIDED_AVX512)
   // 2-byte elements, rows a multiple of 16: 16x16 tiles with whole 32-byte stores (same-process
@@ -950,6 +1037,10 @@ STRIDED_ALWAYS_INLINE void rest_tiles(const byte* s, i64 ss0, byte* o, i64 ds1, 
     if (nl < nc)
       for (i64 h = 0; h < T; h += 8) micro_u32_8<false>(s + nl * ss0 + h * W, ss0, o + h * ds1 + nl * W, ds1);
   } else if constexpr (W == 2) {
+    if (nl == 0 && nc == 24 && ds1 == 48) {  // one thread: 1.5 MiB in cache 25 -> 41 GB/s, 12 MiB streamed 23 -> 32
+      planes24_u16<false>(s, ss0, o);
+      return;
+    }
     for (i64 g = nl; g < nc; g += 8)
       for (i64 h = 0; h < T; h += 8) micro_u16_8<false>(s + g * ss0 + h * W, ss0, o + h * ds1 + g * W, ds1);
   }
@@ -1193,6 +1284,32 @@ template <int W, bool NT> void panel_cols(const byte* s, byte* d, i64 n1, i64 ds
   for (i64 r = 0; r < n1; ++r)
     for (i64 i = i0; i < n0; ++i) st<W>(d + r * ds1 + i * W, ld<W>(s + r * W + i * RS));
 }
+
+#if defined(STRIDED_AVX512)
+// Streamed float16 pixel rows of n1 = 24 or 32 packed channels -> n1 planes of n0 pixels (ds1 % 64
+// == 0): each 32 pixels' rows (1.5 or 2 KiB) tiled into one whole line of every plane, streamed
+// (no panel staged in L1 and copied out). One thread, 4-32 MiB, processes alternated: C = 24
+// 23 -> 38 GB/s, C = 32 26 -> 38. More planes keep the panels (C = 64, 128: 0.6-0.9x here, the
+// write streams outnumbering what the core combines), as float32 does (16 pixels a line; C = 32
+// on par).
+inline void pixels_to_planes(const byte* s, byte* d, i64 n1, i64 ds1, i64 n0) {
+  constexpr i64 W = 2;
+  const i64 ss0 = n1 * W;
+  // The pixels before the planes' first line boundary (ds1 keeps the planes in phase), element
+  // by element, as the pixels past the last 32.
+  const i64 h = imin(n0, static_cast<i64>(((0 - addr(d)) & 63) / W)), e = h + (n0 - h) / 32 * 32;
+  const auto each = [&](i64 i0, i64 i1) {
+    for (i64 r = 0; r < n1; ++r)
+      for (i64 i = i0; i < i1; ++i) st<W>(d + r * ds1 + i * W, ld<W>(s + r * W + i * ss0));
+  };
+  each(0, h);
+  for (i64 i = h; i < e; i += 32) {
+    if (n1 == 24) rows24_u16<true>(s + i * ss0, d + i * W, ds1);
+    else micro_u16_32<true>(s + i * ss0, ss0, d + i * W, ds1);
+  }
+  each(e, n0);
+}
+#endif
 #endif
 
 template <int W>
@@ -1526,6 +1643,16 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
     // With C = 200 the blocks cover 192 channels and the panels ran 0.7-0.9x as fast.
     constexpr i64 A = area_edge<W>();
     const auto panel_side = [&](i64 c) { return c % T == 0 || (c % A == 0 && c < stage_bi<W>()); };
+#if defined(STRIDED_AVX512)
+    // Streamed float16 NHWC -> NCHW onto 24 or 32 planes: straight into whole lines of the planes
+    // (pixels_to_planes), not through the panels.
+    if constexpr (W == 2) {
+      if (NT && (n1 == 24 || n1 == L) && ss0 == n1 * W && ds1 % 64 == 0 && addr(d) % W == 0) {
+        pixels_to_planes(s, d, n1, ds1, n0);
+        return;
+      }
+    }
+#endif
     // Both sides packed (a whole (1, HW, C) array): the panels of the shorter side. NHWC -> NCHW
     // float32 (1, 16, 16, 64) in cache took panel_rows's 256-element rows: 45 GB/s, against
     // 68-88 for the panels of its 64-element rows (one thread, AMD Zen 5).
