@@ -150,6 +150,29 @@ def test_streamed_panels_to_planes(simd, threads, dt):
 
 
 @pytest.mark.parametrize("dt", DTYPES)
+def test_streamed_tiles_into_lines(simd, threads, dt):
+    # Streamed transposes into destination rows of whole lines, tiled straight into them on
+    # AVX-512 (float16 with 24 source columns or a multiple of 32 up to 96 or from 512, float32
+    # with a multiple of 16 over 256): short source rows (NHWC -> NCHW) in blocks of 512 rows,
+    # 32 columns at a time; long ones (2-D) in
+    # blocks of rows by 1 KiB, ragged last blocks both ways; a source row stride wider than its
+    # columns; one tile of rows and many; outputs at line offsets (the rows before the first line
+    # and past the last tile stored), with guard bytes. The other widths take their own paths.
+    per_line = 64 // np.dtype(dt).itemsize
+    before = _core._stream_threshold()
+    _core._set_stream_threshold(1 << 12)
+    try:
+        for cols in (24, 64, 288, 512, 1056):
+            for rows in (per_line, 17 * per_line):
+                x = _data((rows, cols + 8), dt)
+                for v in (np.ascontiguousarray(x[:, :cols]).T, x[:, :cols].T):
+                    for at in (0, np.dtype(dt).itemsize, 16):
+                        _check_at(v, at, cols, rows)
+    finally:
+        _core._set_stream_threshold(before)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
 @pytest.mark.parametrize("streamed", [False, True])
 def test_planes_to_rows_misaligned_source(simd, threads, dt, streamed):
     # NCHW -> NHWC with planes a multiple of 64 bytes apart, from a source starting at any

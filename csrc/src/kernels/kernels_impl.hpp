@@ -1286,28 +1286,68 @@ template <int W, bool NT> void panel_cols(const byte* s, byte* d, i64 n1, i64 ds
 }
 
 #if defined(STRIDED_AVX512)
-// Streamed float16 pixel rows of n1 = 24 or 32 packed channels -> n1 planes of n0 pixels (ds1 % 64
-// == 0): each 32 pixels' rows (1.5 or 2 KiB) tiled into one whole line of every plane, streamed
-// (no panel staged in L1 and copied out). One thread, 4-32 MiB, processes alternated: C = 24
-// 23 -> 38 GB/s, C = 32 26 -> 38. More planes keep the panels (C = 64, 128: 0.6-0.9x here, the
-// write streams outnumbering what the core combines), as float32 does (16 pixels a line; C = 32
-// on par).
-inline void pixels_to_planes(const byte* s, byte* d, i64 n1, i64 ds1, i64 n0) {
-  constexpr i64 W = 2;
-  const i64 ss0 = n1 * W;
-  // The pixels before the planes' first line boundary (ds1 keeps the planes in phase), element
-  // by element, as the pixels past the last 32.
-  const i64 h = imin(n0, static_cast<i64>(((0 - addr(d)) & 63) / W)), e = h + (n0 - h) / 32 * 32;
-  const auto each = [&](i64 i0, i64 i1) {
-    for (i64 r = 0; r < n1; ++r)
-      for (i64 i = i0; i < i1; ++i) st<W>(d + r * ds1 + i * W, ld<W>(s + r * W + i * ss0));
+// Streamed transposes whose destination rows start on whole lines (ds1 % 64 == 0): line
+// micro-tiles (float16 C = 24: rows24_u16) tiled straight from the source into whole destination
+// lines, streamed, with no staging in L1 (k_transpose says when). Source element (column r, row i)
+// at s + r*W + i*ss0, destination row r at d + r*ds1.
+// - Few columns (n1*W up to 1 KiB: float16 NHWC -> NCHW with C = 24..96 or 512, a thread's band
+//   of a 2-D transpose's columns): blocks of 512 rows, one line tile of columns (32 planes) at a
+//   time, each destination row's 1 KiB run streamed in turn; the source block is read once from
+//   memory and again from L2. 12-64 MiB, processes alternated, against the panels, GB/s on 1 / 2
+//   threads: C = 24 23 / 24 -> 36 / 35, 32 26 / 35 -> 38 / 41, 64 28 / 28-36 -> 35 / 34-38, 512
+//   11-12 / 12-14 -> 15-32 / 20-37 (C = 128, 256: 25 / 40 -> 33 / 35, 18 / 31 -> 21 / 26, so
+//   k_transpose keeps the panels there; 64 planes at once: 0.8x; float32 C = 64..256: 0.8-1.0x).
+//   4096 x 4096 on 2 threads (bands of 128 columns) against the staged blocks: float16 9.1 ->
+//   19.8, float32 19.0 -> 20.9.
+// - Many columns (a whole 2-D transpose, NCHW -> NHWC with C over 256, NHWC -> NCHW float32 with
+//   C over 256): blocks of R rows by 1 KiB of each, the next block's lines prefetched into L2 in
+//   address order (long runs of each source row) while this block's tiles are written a column
+//   of tiles at a time (R-element runs of each destination row). One thread, 4096 x 4096 float16
+//   10 -> 15-16 GB/s, float32 11.5 -> 17-18; NCHW -> NHWC float16 (2, 1024, 64, 64) 11.6 -> 15,
+//   float32 (1, 1024, 64, 64) 14.5 -> 20.6 (2 threads 14.9 -> 30.9); NHWC -> NCHW float32 C = 512
+//   13.7 -> 26.7 (28.3 -> 39.3). Against blocks of L rows (each destination line on its own) or
+//   of single lines of many rows (each source line on its own): 0.7-0.8x.
+template <int W> void tiles_to_lines(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n1, i64 n0) {
+  constexpr i64 L = line_edge<W>();
+  // Streamed: the rows from the destination's first line boundary (ds1 keeps all its rows in
+  // phase) to the last whole tile. n0 >= L: the rows before and after, one stored tile each,
+  // over rows also streamed (the same values).
+  const i64 h = static_cast<i64>(((0 - addr(d)) & 63) / W), e = h + (n0 - h) / L * L;
+  const auto tile = [&](i64 i, i64 c) {
+    if (W == 2 && n1 == 24) rows24_u16<true>(s + i * ss0, d + i * W, ds1);
+    else line_micro<W, true>(s + i * ss0 + c * W, ss0, d + c * ds1 + i * W, ds1);
   };
-  each(0, h);
-  for (i64 i = h; i < e; i += 32) {
-    if (n1 == 24) rows24_u16<true>(s + i * ss0, d + i * W, ds1);
-    else micro_u16_32<true>(s + i * ss0, ss0, d + i * W, ds1);
+  const auto stored = [&](i64 i) {
+    if (W == 2 && n1 == 24) rows24_u16<false>(s + i * ss0, d + i * W, ds1);
+    else
+      for (i64 c = 0; c < n1; c += L) line_micro<W, false>(s + i * ss0 + c * W, ss0, d + c * ds1 + i * W, ds1);
+  };
+  if (h > 0) stored(0);
+  if (n1 * W <= 1024) {
+    for (i64 b = h; b < e; b += 512)
+      for (i64 c = 0; c < n1; c += L)
+        for (i64 i = b; i < imin(e, b + 512); i += L) tile(i, c);
+  } else {
+    constexpr i64 R = W == 2 ? 64 : 128, K = 1024 / W;  // rows, columns per block
+    for (i64 b = h; b < e; b += R) {
+      const i64 rb = imin(R, e - b);
+      for (i64 g = 0; g < n1; g += K) {
+        const i64 kw = imin(K, n1 - g);
+        // The next block, spread over this block's tiles: its rows' lines in address order.
+        const i64 nb = g + K < n1 ? b : b + R, ng = g + K < n1 ? g + K : 0;
+        const i64 lines = (imin(K, n1 - ng) * W + 63) / 64, total = nb < e ? imin(R, e - nb) * lines : 0;
+        const i64 per = (total * L * L + kw * rb - 1) / (kw * rb);
+        i64 q = 0;
+        for (i64 c = g; c < g + kw; c += L)
+          for (i64 i = b; i < b + rb; i += L) {
+            tile(i, c);
+            for (const i64 qe = imin(total, q + per); q < qe; ++q)
+              prefetch_l2(s + (nb + q / lines) * ss0 + ng * W + q % lines * 64);
+          }
+      }
+    }
   }
-  each(e, n0);
+  if (e < n0) stored(n0 - L);
 }
 #endif
 #endif
@@ -1644,11 +1684,16 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
     constexpr i64 A = area_edge<W>();
     const auto panel_side = [&](i64 c) { return c % T == 0 || (c % A == 0 && c < stage_bi<W>()); };
 #if defined(STRIDED_AVX512)
-    // Streamed float16 NHWC -> NCHW onto 24 or 32 planes: straight into whole lines of the planes
-    // (pixels_to_planes), not through the panels.
-    if constexpr (W == 2) {
-      if (NT && (n1 == 24 || n1 == L) && ss0 == n1 * W && ds1 % 64 == 0 && addr(d) % W == 0) {
-        pixels_to_planes(s, d, n1, ds1, n0);
+    // Streamed into destination rows of whole lines: float16 with 24 or a multiple of 32 columns,
+    // float32 with a multiple of 16 (NHWC -> NCHW, 2-D transposes whole or in a thread's band of
+    // columns, NCHW -> NHWC past the line tiles above); straight into the lines (tiles_to_lines).
+    // Packed source rows that the panels below take keep them where they ran faster: float16
+    // C = 128..480 (on 2 threads here 0.85-0.89x), float32 up to 256 (0.8-1.0x).
+    if constexpr (W == 2 || W == 4) {
+      const bool panels = ss0 == n1 * W && (W == 2 ? n1 > 3 * L && n1 < 16 * L : n1 * W <= 1024);
+      const bool cols = !panels && (W == 2 && n1 == 24 ? ss0 == 48 : n1 % L == 0);
+      if (NT && cols && ds1 % 64 == 0 && addr(d) % W == 0 && n0 >= L) {
+        tiles_to_lines<W>(s, ss0, d, ds1, n1, n0);
         return;
       }
     }
