@@ -133,6 +133,10 @@ def test_misuse_writes_nothing() -> None:
     assert not out.any()
     with pytest.raises((sd.ValidationError, TypeError, ValueError)):
         sd.fill_sequence((2, 3), 1, 1, "bool")
+    with pytest.raises(sd.ValidationError, match="fill_sequence.shape: strided supports at most 8 dimensions"):
+        sd.fill_sequence((1,) * 9, 0, 1)
+    with pytest.raises(TypeError, match="fill_sequence.start"):
+        sd.fill_sequence((2,), None, 1)
 
 
 # ---------------------------------------------------------------- arange (numpy arange, ONNX Range)
@@ -176,6 +180,12 @@ def test_arange_misuse() -> None:
         sd.arange(0, float("inf"))
     with pytest.raises(TypeError, match="arange.stop"):
         sd.arange(0, "5")
+    with pytest.raises(sd.ValidationError, match="arange: the result's shape .* does not fit"):
+        sd.arange(2**70)  # numpy: "Maximum allowed size exceeded"
+    with pytest.raises(sd.ValidationError, match="arange: the result's shape .* does not fit"):
+        sd.arange(0.0, 2.0**70)
+    with pytest.raises(sd.ValidationError, match="dtype: unknown data type name 'bool'"):
+        sd.arange(3, dtype="bool")
 
 
 def test_onnx_range_node() -> None:

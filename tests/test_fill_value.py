@@ -140,6 +140,38 @@ def test_full_misuse_writes_nothing() -> None:
     assert not out.any()
     with pytest.raises(sd.ValidationError):
         sd.full((2, 3), 1.0, "bool")
+    with pytest.raises(sd.ValidationError, match="full.shape: strided supports at most 8 dimensions, got 9"):
+        sd.full((1,) * 9, 1.0)
+    with pytest.raises(sd.ValidationError, match="full.shape: .* does not fit in 64 bits"):
+        sd.full((2**70,), 1.0)
+    with pytest.raises(sd.ValidationError, match="full.value: integer .* does not fit in 64 bits"):
+        sd.full((2,), 2**70, "float32")
+
+
+def test_full_value_kinds() -> None:
+    # numpy scalars, bools, 0-d arrays and Scalars take the Cast rules as Python numbers do
+    for value in (np.float32(2.5), np.int8(-3), np.uint64(2**63 + 5), np.array(7.25), True, 2**63 + 5):
+        for dtype in ("float16", "int8", "uint64"):
+            ref = sd.Scalar(dtype, value.item() if isinstance(value, (np.generic, np.ndarray)) else value)
+            got = sd.full((3,), value, dtype)
+            assert got.dtype == np.dtype(dtype) and (got.view(f"u{got.itemsize}") == ref.bits).all(), (value, dtype)
+    s = sd.Scalar("int16", -2)
+    assert sd.full((2,), s).dtype == np.int16 and (sd.full((2,), s, np.uint8) == 254).all()
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda t: np.dtype(t).name)
+def test_dtype_given_as_a_scalar_type(dtype) -> None:
+    # numpy's scalar types (matched by identity) and their other spellings name the same type
+    t = np.dtype(dtype)
+    for spelling in (t.type, t, t.name):
+        assert sd.full((2,), 1, spelling).dtype == t
+        assert sd.cast(np.ones(3, np.float64), spelling).dtype == t
+    assert sd.full((2,), 1, np.longlong).dtype == np.dtype(np.longlong)
+    assert sd.full((2,), 1, float).dtype == np.float64 and sd.full((2,), 1, int).dtype == np.dtype(int)
+    with pytest.raises(sd.ValidationError, match="bool"):
+        sd.full((2,), 1, np.bool_)
+    with pytest.raises(TypeError, match="dtype"):
+        sd.full((2,), 1, object())
 
 
 def test_description_rules_and_levels() -> None:

@@ -41,6 +41,18 @@ std::size_t to_ints_into(pyb::handle seq, const char* field, std::int64_t* out, 
 /// as 0..ndim-1 in the order given; ValidationError naming `field[i]` (`field` for a single int)
 /// when one is out of range or repeated. The rule of every function that takes axes.
 std::vector<int> to_axes(pyb::handle axis, int ndim, const char* field);
+/// A Python number kept exactly (SPEC 1): a bool as INT64 0/1, an int as INT64 (UINT64 from 2^63),
+/// a float as FLOAT64; anything else a TypeError naming `field`.
+Scalar exact_number(pyb::handle v, const char* field);
+/// A scalar field: a Scalar as given, or a number kept exactly (exact_number).
+Scalar to_scalar(pyb::handle h, const char* field);
+/// numpy's limit on an array's dimensions.
+constexpr std::size_t kNumpyMaxDims = 64;
+/// A new result's shape by numpy's rule (sizes >= 0; the non-zero sizes times dt's item size within
+/// 2**63 - 1 bytes; at most kNumpyMaxDims dimensions) into dims: the count, or a ValidationError
+/// naming `field`; the result's byte count in `bytes`.
+std::size_t result_shape(pyb::handle shape, const char* field, const pyb::dtype& dt, std::int64_t* dims,
+                         std::uint64_t& bytes);
 /// Tuple of ints.
 pyb::tuple to_tuple(const std::vector<std::int64_t>& v);
 

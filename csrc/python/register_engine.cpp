@@ -12,6 +12,36 @@
 #include "util/checked.hpp"
 
 namespace strided::py {
+
+std::size_t result_shape(pyb::handle given, const char* field, const pyb::dtype& dt, std::int64_t* dims,
+                         std::uint64_t& bytes) {
+  auto too_large = [&](const std::string& why) {
+    return ValidationError(std::string(field) + ": the result's shape " + std::string(pyb::str(given)) + why);
+  };
+  std::size_t n = 0;
+  try {
+    n = to_ints_into(given, field, dims, kNumpyMaxDims);
+  } catch (const ValidationError&) {  // to_int's only one: a size beyond int64
+    throw too_large(" does not fit in 64 bits");
+  }
+  if (n > kNumpyMaxDims)
+    throw ValidationError(std::string(field) + ": " + std::to_string(n) + " dimensions, numpy's limit is " +
+                          std::to_string(kNumpyMaxDims));
+  // numpy's rule: sizes >= 0, and the product of the non-zero sizes and the item size in an intp.
+  std::uint64_t used = static_cast<std::uint64_t>(dt.itemsize());
+  bytes = used;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (dims[i] < 0)
+      throw ValidationError(std::string(field) + "[" + std::to_string(i) + "]: size must be non-negative, got " +
+                            std::to_string(dims[i]));
+    if (dims[i] > 0 && (!detail::checked_mul(used, static_cast<std::uint64_t>(dims[i]), used) ||
+                        used > static_cast<std::uint64_t>(INT64_MAX)))
+      throw too_large(" of " + std::string(pyb::str(dt)) + " needs more than 2**63 - 1 bytes");
+    bytes = dims[i] == 0 ? 0 : bytes * static_cast<std::uint64_t>(dims[i]);
+  }
+  return n;
+}
+
 namespace {
 
 pyb::buffer_info writable(pyb::handle h, const char* what) {
@@ -42,40 +72,17 @@ PyObject* empty_raw(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   try {
     const char* field = "shape";
     if (nargs == 3 && !(field = PyUnicode_AsUTF8(args[2]))) return nullptr;
-    constexpr std::size_t kNumpyMaxDims = 64;
-    std::int64_t dims[kNumpyMaxDims];
-    const pyb::handle given = args[0];
-    auto too_large = [&](const char* why) {
-      return ValidationError(std::string(field) + ": the result's shape " + std::string(pyb::str(given)) + why);
-    };
-    std::size_t n = 0;
-    try {
-      n = to_ints_into(given, field, dims, kNumpyMaxDims);
-    } catch (const ValidationError&) {  // to_int's only one: a size beyond int64
-      throw too_large(" does not fit in 64 bits");
-    }
-    if (n > kNumpyMaxDims)
-      throw ValidationError(std::string(field) + ": " + std::to_string(n) + " dimensions, numpy's limit is " +
-                            std::to_string(kNumpyMaxDims));
     pyb::dtype dt = pyb::isinstance<pyb::dtype>(args[1]) ? pyb::reinterpret_borrow<pyb::dtype>(args[1])
                                                          : numpy_dtype(to_dtype(args[1]));
-    // numpy's rule: sizes >= 0, and the product of the non-zero sizes and the item size in an intp.
-    std::uint64_t bytes = static_cast<std::uint64_t>(dt.itemsize()), used = bytes;
+    std::int64_t dims[kNumpyMaxDims];
+    std::uint64_t bytes = 0;
+    const auto n = static_cast<int>(result_shape(args[0], field, dt, dims, bytes));
     pyb::ssize_t shape[kNumpyMaxDims];
-    for (std::size_t i = 0; i < n; ++i) {
-      if (dims[i] < 0)
-        throw ValidationError(std::string(field) + "[" + std::to_string(i) + "]: size must be non-negative, got " +
-                              std::to_string(dims[i]));
-      if (dims[i] > 0 && (!detail::checked_mul(used, static_cast<std::uint64_t>(dims[i]), used) ||
-                          used > static_cast<std::uint64_t>(INT64_MAX)))
-        throw too_large((" of " + std::string(pyb::str(dt)) + " needs more than 2**63 - 1 bytes").c_str());
-      bytes = dims[i] == 0 ? 0 : bytes * static_cast<std::uint64_t>(dims[i]);
-      shape[i] = static_cast<pyb::ssize_t>(dims[i]);
-    }
+    for (int i = 0; i < n; ++i) shape[i] = static_cast<pyb::ssize_t>(dims[i]);
     ResultAllocScope pooled(static_cast<std::size_t>(bytes));
     auto& api = pyb::detail::npy_api::get();
-    return api.PyArray_NewFromDescr_(api.PyArray_Type_, dt.release().ptr(), static_cast<int>(n), shape, nullptr,
-                                     nullptr, 0, nullptr);  // the descr reference is stolen
+    return api.PyArray_NewFromDescr_(api.PyArray_Type_, dt.release().ptr(), n, shape, nullptr, nullptr, 0,
+                                     nullptr);  // the descr reference is stolen
   } catch (...) {
     return translate_current_exception();
   }

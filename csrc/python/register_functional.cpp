@@ -513,6 +513,50 @@ PyObject* argwhere_raw(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   }
 }
 
+// _filled(code, shape, dtype, values, fields): a new array of `shape` and `dtype` written by
+// operator `code` (FillValueConstant, FillValueSequence) whose parameters are `values` (numbers or
+// Scalars) converted to dtype by the Cast rules; errors name fields[i] (values[i]) and fields[-1]
+// (the shape). sd.full, sd.fill_sequence and sd.arange in one call, where dtype conversion, each
+// value's bits, the allocation and _run were a call each.
+PyObject* filled_raw(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 5) {
+    PyErr_Format(PyExc_TypeError, "_filled() takes 5 positional arguments (%zd given)", nargs);
+    return nullptr;
+  }
+  try {
+    const auto code = static_cast<int>(to_int(args[0], "code"));
+    const DataType t = to_dtype(args[2]);
+    if (!PyTuple_Check(args[3]) || !PyTuple_Check(args[4]) ||
+        PyTuple_GET_SIZE(args[4]) != PyTuple_GET_SIZE(args[3]) + 1)
+      throw pyb::type_error("_filled: values and fields must be tuples, fields one longer");
+    const auto field = [&](Py_ssize_t i) {
+      const char* f = PyUnicode_AsUTF8(PyTuple_GET_ITEM(args[4], i));
+      if (!f) throw pyb::error_already_set();
+      return f;
+    };
+    constexpr Py_ssize_t kValues = 4;
+    const Py_ssize_t nv = PyTuple_GET_SIZE(args[3]);
+    if (nv > kValues) throw pyb::type_error("_filled: at most 4 values");
+    std::int64_t prm[kValues];
+    for (Py_ssize_t i = 0; i < nv; ++i)
+      prm[i] = static_cast<std::int64_t>(to_scalar(PyTuple_GET_ITEM(args[3], i), field(i)).cast(t).value_bits());
+    const char* sf = field(nv);
+    pyb::dtype dt = numpy_dtype(t);
+    std::int64_t dims[kNumpyMaxDims];
+    std::uint64_t bytes = 0;
+    const std::size_t n = result_shape(args[1], sf, dt, dims, bytes);
+    if (n > static_cast<std::size_t>(kMaxDims))
+      throw ValidationError(std::string(sf) + ": strided supports at most " + std::to_string(kMaxDims) +
+                            " dimensions, got " + std::to_string(n));
+    Arr o;
+    pyb::object res = new_result(std::move(dt), t, dims, static_cast<int>(n), o);
+    if (!is_empty(o)) run_arrays(code, prm, static_cast<std::size_t>(nv), nullptr, 0, &o, 1);
+    return res.release().ptr();
+  } catch (...) {
+    return translate_current_exception();
+  }
+}
+
 PyMethodDef fast_methods[] = {
     {"copy", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&copy_fast)), METH_FASTCALL | METH_KEYWORDS,
      "copy($module, /, src, out)\n--\n\n"
@@ -547,6 +591,11 @@ PyMethodDef fast_methods[] = {
      "_argwhere($module, x, dtype, /)\n--\n\n"
      "DirectML NonzeroCoordinates as numpy.argwhere: [count, x.ndim] coordinates of the non-zero elements "
      "(row-major) in the integer dtype; sd.argwhere is the public form."},
+    {"_filled", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&filled_raw)), METH_FASTCALL,
+     "_filled($module, code, shape, dtype, values, fields, /)\n--\n\n"
+     "A new array of shape and dtype written by operator `code` (FillValueConstant, FillValueSequence) with "
+     "`values` (numbers or Scalars) converted to dtype as its parameters; errors name fields[i] and, for the "
+     "shape, fields[-1]."},
     {"_axes", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&axes_raw)), METH_FASTCALL,
      "_axes($module, axis, ndim, field, /)\n--\n\n"
      "Axes (an int or a sequence; negative counted from the end) as a list of 0..ndim-1; a ValidationError "

@@ -17,8 +17,43 @@
 
 namespace strided::py {
 namespace {
-
 std::string repr_of(pyb::handle h) { return pyb::repr(h).cast<std::string>(); }
+}  // namespace
+
+// A Python number kept exactly (SPEC 1): a bool as INT64 0/1, an int as INT64 (UINT64 from 2^63),
+// a float as FLOAT64; anything else a TypeError naming `field`.
+Scalar exact_number(pyb::handle v, const char* field) {
+  if (PyFloat_CheckExact(v.ptr())) return Scalar::from_double(DataType::FLOAT64, PyFloat_AS_DOUBLE(v.ptr()));
+  if (PyBool_Check(v.ptr())) return Scalar::from_int(DataType::INT64, v.ptr() == Py_True ? 1 : 0);
+  if (PyIndex_Check(v.ptr()) && !pyb::isinstance<pyb::array>(v)) {
+    const auto i = pyb::reinterpret_steal<pyb::int_>(PyNumber_Index(v.ptr()));
+    if (!i) throw pyb::error_already_set();
+    int overflow = 0;
+    const long long x = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+    if (overflow == 0) return Scalar::from_int(DataType::INT64, x);
+    if (overflow > 0) {
+      const unsigned long long u = PyLong_AsUnsignedLongLong(i.ptr());
+      if (!PyErr_Occurred()) return Scalar::from_uint(DataType::UINT64, u);
+      PyErr_Clear();
+    }
+    throw ValidationError(std::string(field) + ": integer " + repr_of(v) + " does not fit in 64 bits");
+  }
+  if (PyFloat_Check(v.ptr()) || PyObject_HasAttrString(v.ptr(), "__float__")) {
+    const double d = PyFloat_AsDouble(v.ptr());
+    if (d == -1.0 && PyErr_Occurred()) throw pyb::error_already_set();
+    return Scalar::from_double(DataType::FLOAT64, d);
+  }
+  throw pyb::type_error(std::string(field) + ": expected a number or a Scalar, got " + repr_of(v));
+}
+
+// A scalar field: a Scalar as given, or a number kept exactly until the description's output
+// dtype is known (adopt_number).
+Scalar to_scalar(pyb::handle h, const char* field) {
+  if (pyb::isinstance<Scalar>(h)) return h.cast<const Scalar&>();
+  return exact_number(h, field);
+}
+
+namespace {
 
 TensorDesc to_tensor(pyb::handle h, const std::string& field) {
   if (!pyb::isinstance<TensorDesc>(h)) throw pyb::type_error(field + ": expected a TensorDesc, got " + repr_of(h));
@@ -109,38 +144,6 @@ std::string mode_str(PaddingMode x) {
   return v < 5 ? kModeNames[v] : "unknown (" + std::to_string(v) + ")";
 }
 
-// A Python number kept exactly (SPEC 1): a bool as INT64 0/1, an int as INT64 (UINT64 from 2^63),
-// a float as FLOAT64; anything else a TypeError naming `field`.
-Scalar exact_number(pyb::handle v, const std::string& field) {
-  if (PyBool_Check(v.ptr())) return Scalar::from_int(DataType::INT64, v.ptr() == Py_True ? 1 : 0);
-  if (PyIndex_Check(v.ptr()) && !pyb::isinstance<pyb::array>(v)) {
-    const auto i = pyb::reinterpret_steal<pyb::int_>(PyNumber_Index(v.ptr()));
-    if (!i) throw pyb::error_already_set();
-    int overflow = 0;
-    const long long x = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
-    if (overflow == 0) return Scalar::from_int(DataType::INT64, x);
-    if (overflow > 0) {
-      const unsigned long long u = PyLong_AsUnsignedLongLong(i.ptr());
-      if (!PyErr_Occurred()) return Scalar::from_uint(DataType::UINT64, u);
-      PyErr_Clear();
-    }
-    throw ValidationError(field + ": integer " + repr_of(v) + " does not fit in 64 bits");
-  }
-  if (PyFloat_Check(v.ptr()) || PyObject_HasAttrString(v.ptr(), "__float__")) {
-    const double d = PyFloat_AsDouble(v.ptr());
-    if (d == -1.0 && PyErr_Occurred()) throw pyb::error_already_set();
-    return Scalar::from_double(DataType::FLOAT64, d);
-  }
-  throw pyb::type_error(field + ": expected a number or a Scalar, got " + repr_of(v));
-}
-
-// A scalar field: a Scalar as given, or a number kept exactly until the description's output
-// dtype is known (adopt_number).
-Scalar to_scalar(pyb::handle h, const std::string& field) {
-  if (pyb::isinstance<Scalar>(h)) return h.cast<const Scalar&>();
-  return exact_number(h, field);
-}
-
 pyb::object scalar_value(const Scalar& s) {
   if (!is_valid_dtype(s.dtype)) return pyb::none();
   if (is_float_dtype(s.dtype)) return pyb::float_(s.to_double());
@@ -172,7 +175,7 @@ std::vector<std::int64_t> from_py(pyb::handle h, const std::string& f, const std
   return to_ints(h, f.c_str());
 }
 ScatterReduction from_py(pyb::handle h, const std::string& f, const ScatterReduction*) { return to_reduction(h, f); }
-Scalar from_py(pyb::handle h, const std::string& f, const Scalar*) { return to_scalar(h, f); }
+Scalar from_py(pyb::handle h, const std::string& f, const Scalar*) { return to_scalar(h, f.c_str()); }
 DepthSpaceOrder from_py(pyb::handle h, const std::string& f, const DepthSpaceOrder*) { return to_order(h, f); }
 PaddingMode from_py(pyb::handle h, const std::string& f, const PaddingMode*) { return to_padding_mode(h, f); }
 std::optional<TensorDesc> from_py(pyb::handle h, const std::string& f, const std::optional<TensorDesc>*) {
@@ -454,7 +457,7 @@ void register_scalar(pyb::module_& m) {
   m.def(
       "_bits",
       [](pyb::handle value, pyb::handle dtype, const std::string& field) {
-        return static_cast<std::int64_t>(exact_number(value, field).cast(to_dtype(dtype)).value_bits());
+        return static_cast<std::int64_t>(exact_number(value, field.c_str()).cast(to_dtype(dtype)).value_bits());
       },
       pyb::arg("value"), pyb::arg("dtype"), pyb::arg("field"),
       "A number converted to dtype by the Cast rules, its union's bits as a signed 64-bit integer.");

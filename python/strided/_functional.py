@@ -51,6 +51,14 @@ def _bits(value: Any, dtype: np.dtype, name: str) -> int:
     return b - (1 << 64) if b > _INT64_MAX else b
 
 
+def _scalar(value: Any, dtype: Any, name: str) -> Any:
+    """The value as _core._filled takes it: a Python int or float as it is (converted there), a
+    Scalar, or another number as a Scalar of ``dtype`` (Cast rules)."""
+    if type(value) is int or type(value) is float or isinstance(value, _core.Scalar):
+        return value
+    return _core.Scalar(dtype, _number(value, name))
+
+
 def _array(x: Any, name: str) -> np.ndarray:
     """An input as a numpy array: numpy arrays as they are, DLPack tensors (torch, JAX) and
     buffers (bytes: uint8) without a copy, anything else through numpy.asarray."""

@@ -10,7 +10,7 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from . import _core
-from ._functional import _array, _bits, _ints, _number, _out
+from ._functional import _array, _bits, _ints, _number, _out, _scalar
 
 _FILL_CONSTANT = _core._op_codes["FillValueConstantDesc"]
 _FILL_SEQUENCE = _core._op_codes["FillValueSequenceDesc"]
@@ -18,6 +18,10 @@ _DIAGONAL = _core._op_codes["DiagonalMatrixDesc"]
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
 _INT64, _FLOAT64 = np.dtype(np.int64), np.dtype(np.float64)
 _INTEGER = (int, np.integer)
+# _core._filled's error fields: each value's, then the shape's
+_FULL_FIELDS = ("full.value", "full.shape")
+_SEQUENCE_FIELDS = ("fill_sequence.start", "fill_sequence.delta", "fill_sequence.shape")
+_ARANGE_FIELDS = ("arange.start", "arange.step", "arange")
 
 __all__ = ["arange", "diagonal_fill", "eye", "eye_like", "fill_sequence", "full", "tril", "trilu", "triu"]
 
@@ -67,12 +71,13 @@ def full(shape: Any, value: Any, dtype: Any = None, out: Optional[np.ndarray] = 
     """
     o = _as_out(out)
     dt = _dtype_for(value, dtype, o, "full")
+    if o is None:  # a new result: checks, allocation and filling in one call
+        return _core._filled(_FILL_CONSTANT, shape, dt, (_scalar(value, dt, "full.value"),), _FULL_FIELDS)
     bits = _bits(value, dt, "full.value")
-    # _empty checks the shape as _shape does (one call less in a tiny call)
-    res = _core._empty(shape, dt, "full.shape") if o is None else _out(o, _shape(shape, "full.shape"), dt)
+    res = _out(o, _shape(shape, "full.shape"), dt)
     if res.size:
         _core._run(_FILL_CONSTANT, (bits,), (), (res,))
-    return res if out is None else out
+    return out if out is not None else res  # the caller's own object (a DLPack tensor stays one)
 
 
 def fill_sequence(
@@ -93,14 +98,20 @@ def fill_sequence(
     dims = shape if o is None else _shape(shape, "fill_sequence.shape")  # _empty checks it as _shape
     either = delta if isinstance(delta, (float, np.floating)) and not isinstance(start, _core.Scalar) else start
     dt = _dtype_for(either, dtype, o, "fill_sequence")
-    res = _sequence(dims, dt, start, delta, o)
+    res = _sequence(dims, dt, start, delta, o, _SEQUENCE_FIELDS)
     return res if out is None else out
 
 
-def _sequence(dims: Tuple[int, ...], dt: np.dtype, start: Any, delta: Any, o: Optional[np.ndarray]) -> np.ndarray:
-    """fill_sequence once its arguments are checked (arange's way in, without checking twice)."""
+def _sequence(
+    dims: Any, dt: Any, start: Any, delta: Any, o: Optional[np.ndarray], fields: Tuple[str, str, str]
+) -> np.ndarray:
+    """fill_sequence once its arguments are checked (arange's way in, without checking twice);
+    errors name fields (start, delta, shape)."""
+    if o is None:  # a new result: checks (the shape's too), allocation and filling in one call
+        values = (_scalar(start, dt, fields[0]), _scalar(delta, dt, fields[1]))
+        return _core._filled(_FILL_SEQUENCE, dims, dt, values, fields)
     params = (_bits(start, dt, "fill_sequence.start"), _bits(delta, dt, "fill_sequence.delta"))
-    res = _core._empty(dims, dt, "fill_sequence.shape") if o is None else _out(o, dims, dt)
+    res = _out(o, dims, dt)
     if res.size:
         _core._run(_FILL_SEQUENCE, params, (), (res,))
     return res
@@ -121,8 +132,9 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> np
     if type(start) is int and type(stop) is int and type(step) is int:  # the common case, in short
         if step == 0:
             raise _core.ValidationError("arange.step: must not be 0")
-        dt = _INT64 if dtype is None else _core._numpy_dtype(dtype)
-        return _sequence((max(0, -((start - stop) // step)),), dt, start, step, None)
+        dt = _INT64 if dtype is None else dtype  # _filled checks it
+        n = -((start - stop) // step)
+        return _core._filled(_FILL_SEQUENCE, (n if n > 0 else 0,), dt, (start, step), _ARANGE_FIELDS)
     vals: Any = (_number(start, "arange.start"), _number(stop, "arange.stop"), _number(step, "arange.step"))
     ints = isinstance(vals[0], _INTEGER) and isinstance(vals[1], _INTEGER) and isinstance(vals[2], _INTEGER)
     if dtype is not None:
@@ -145,7 +157,7 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> np
         if not math.isfinite(q):
             raise _core.ValidationError(f"arange: the length (stop - start) / step = {q} is not finite")
         n = max(0, math.ceil(q))
-    return _sequence((n,), dt, vals[0], vals[2], None)
+    return _sequence((n,), dt, vals[0], vals[2], None, _ARANGE_FIELDS)
 
 
 def _matrix_shape(shape: Any, name: str) -> Tuple[int, ...]:
