@@ -1028,7 +1028,7 @@ inline void put_lanes(byte* q, const byte* p, unsigned a, unsigned b) {
 
 // Planes [nl, nc) past the line tiles of one tile row (T rows; source row r at s + r*W, destination
 // row r at o + r*ds1), in 8x8 tiles: 8 float32 ones (C = 24, 40, ...) or 8-24 float16 ones
-// (C = 24, 40, 48, ...).
+// (C = 40, 48, ...); float16 C = 24 (no line tile) in whole lines (planes24_u16).
 template <int W>
 STRIDED_ALWAYS_INLINE void rest_tiles(const byte* s, i64 ss0, byte* o, i64 ds1, i64 nl, i64 nc) {
 #if defined(STRIDED_AVX512)
