@@ -117,6 +117,7 @@ def test_rows_of_micro_tiles(simd, threads, streamed):
             (np.float16, (24, 32, 40, 48, 64, 96, 256, 288)),  # 32x32 tiles of 2-byte elements; 8x8 past them
             (np.float32, (16, 24, 32, 40, 48, 120, 128, 144)),  # 24, 40, 120: 8x8 tiles past the line tiles
             (np.float64, (8, 24, 64, 72)),
+            (np.uint8, (64, 128, 192, 512)),  # 64x64 byte tiles
         ):
             for c in cs:
                 for shape in ((2, c, 37, 29), (1, c, 5, 13)):
@@ -125,6 +126,45 @@ def test_rows_of_micro_tiles(simd, threads, streamed):
                         _check(v)
                         for at in (0, np.dtype(dt).itemsize, 16, 40, 1):
                             _check_at(v, at, dt, c, shape)
+    finally:
+        _core._set_stream_threshold(before)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_line_blocks_into_cache(simd, threads, dt):
+    # 2-D transposes into the cache (AVX-512: line micro-tiles in blocks of 4 x 4, the rows and
+    # columns past the last whole tile as one more tile overlapping it): sides of one tile, one
+    # past it, several blocks with remainders; source rows wider than the transposed columns;
+    # outputs at line offsets, with guard bytes.
+    per_line = 64 // np.dtype(dt).itemsize
+    for rows in (per_line, per_line + 1, 9 * per_line + 5):
+        for cols in (per_line, 2 * per_line - 1, 5 * per_line + 3):
+            x = _data((rows, cols + 7), dt)
+            for v in (np.ascontiguousarray(x[:, :cols]).T, x[:, :cols].T, x[::-1, :cols].T):
+                for at in (0, 16, 40):
+                    _check_at(v, at, rows, cols)
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["cached", "streamed"])
+def test_rows_of_line_tiles_from_crowded_planes(simd, threads, streamed):
+    # NCHW -> NHWC from 1- and 2-byte planes a multiple of 4 KiB apart (AVX-512: four line tiles
+    # loaded together, staged in L1): every plane group, whole visits of 4 tile rows and the rows
+    # past them, planes used in part (rows short of the stride), sources starting inside a line
+    # (the first pixels peeled), outputs 64-byte aligned and not, with guard bytes.
+    before = _core._stream_threshold()
+    _core._set_stream_threshold(1 << 12 if streamed else 1 << 62)
+    try:
+        for dt, cs in ((np.uint8, (64, 128, 320, 512)), (np.float16, (32, 64, 96, 128))):
+            isz = np.dtype(dt).itemsize
+            plane = 4096 // isz
+            for c in cs:
+                for hw in (plane, plane - 37, 300):
+                    for src_at in (0, isz, 16):
+                        raw = _data((c * plane * isz + 128,), np.uint8)
+                        lo = (-raw.ctypes.data) % 64 + src_at
+                        planes = raw[lo : lo + c * plane * isz].view(dt).reshape(c, plane)[:, :hw]
+                        for at in (0, 16, isz):
+                            _check_at(planes.T, at, dt, c, hw, src_at)
     finally:
         _core._set_stream_threshold(before)
 

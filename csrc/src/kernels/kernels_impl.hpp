@@ -685,10 +685,10 @@ template <int NL> inline vec vload_lanes(const byte* p) {
   return vload(p);
 }
 
-// 16 source rows of 16*NL bytes -> NL tiles of 16x16 bytes.
-template <int NL = kLanes> inline void wide_u8(const byte* s, i64 sst, byte* d, i64 dst) {
-  vec r[16], a[16], b[16], c[16];
-  for (int k = 0; k < 16; ++k) r[k] = vload_lanes<NL>(s + k * sst);
+// 16 rows of SK_VB bytes -> o[j], whose lane l holds column l*16 + j of the 16 rows (kLanes
+// independent 16x16 byte tiles).
+inline void u8_lanes16(const vec r[16], vec o[16]) {
+  vec a[16], b[16], c[16];
   for (int i = 0; i < 8; ++i) {
     a[i] = unpacklo<8>(r[2 * i], r[2 * i + 1]);
     a[i + 8] = unpackhi<8>(r[2 * i], r[2 * i + 1]);
@@ -706,11 +706,19 @@ template <int NL = kLanes> inline void wide_u8(const byte* s, i64 sst, byte* d, 
     c[4 * g + 3] = unpackhi<32>(b[4 * g + 2], b[4 * g + 3]);
   }
   for (int g = 0; g < 4; ++g) {
-    put_lanes<16, NL>(d, dst, 4 * g + 0, unpacklo<64>(c[4 * g], c[4 * g + 2]));
-    put_lanes<16, NL>(d, dst, 4 * g + 1, unpackhi<64>(c[4 * g], c[4 * g + 2]));
-    put_lanes<16, NL>(d, dst, 4 * g + 2, unpacklo<64>(c[4 * g + 1], c[4 * g + 3]));
-    put_lanes<16, NL>(d, dst, 4 * g + 3, unpackhi<64>(c[4 * g + 1], c[4 * g + 3]));
+    o[4 * g + 0] = unpacklo<64>(c[4 * g], c[4 * g + 2]);
+    o[4 * g + 1] = unpackhi<64>(c[4 * g], c[4 * g + 2]);
+    o[4 * g + 2] = unpacklo<64>(c[4 * g + 1], c[4 * g + 3]);
+    o[4 * g + 3] = unpackhi<64>(c[4 * g + 1], c[4 * g + 3]);
   }
+}
+
+// 16 source rows of 16*NL bytes -> NL tiles of 16x16 bytes.
+template <int NL = kLanes> inline void wide_u8(const byte* s, i64 sst, byte* d, i64 dst) {
+  vec r[16], o[16];
+  for (int k = 0; k < 16; ++k) r[k] = vload_lanes<NL>(s + k * sst);
+  u8_lanes16(r, o);
+  for (int j = 0; j < 16; ++j) put_lanes<16, NL>(d, dst, j, o[j]);
 }
 
 // 8 rows of SK_VB bytes -> o[j], whose lane l holds column l*8 + j of the 8 rows (kLanes
@@ -993,16 +1001,52 @@ template <bool NT> inline void put_run(byte* d, const byte* b, i64 n) {
 }
 
 // Line micro-tiles: T x T elements with T*W = 64, so that each row of a tile is a whole line
-// (AVX-512: 32x32 2-byte, 16x16 4-byte, 8x8 8-byte elements; 0 where the target has none).
+// (AVX-512: 64x64 bytes, 32x32 2-byte, 16x16 4-byte, 8x8 8-byte elements; 0 where the target
+// has none).
 template <int W> constexpr i64 line_edge() {
 #if defined(STRIDED_AVX512)
-  return W >= 2 ? 64 / W : 0;
+  return 64 / W;
 #else
   return 0;
 #endif
 }
+#if defined(STRIDED_AVX512)
+// K line micro-tiles of 1- or 2-byte elements side by side along the source rows: tile j reads
+// line j of its T rows (at s + 64 j) and writes destination rows jT..jT + T - 1. Vector (c, k) of
+// a tile holds, lane g, the 16 bytes c of row gE + k (E = 16 / W): its in-lane transposes
+// (u8_lanes16, u16_lanes8) leave each of those 16 bytes' columns as one whole destination line.
+// The four rows k, E + k, 2E + k, 3E + k are loaded once each and their lanes exchanged into the
+// vectors of c = 0..3, staged in L1 (T vectors per tile do not fit the registers for bytes).
+// Planes a multiple of 4 KiB apart put a tile's T lines in one L1 set, which refills few lines
+// at once (a probe reading 64 lines of one set ran at 48 GB/s, the same lines spread over sets
+// at 136, one line of 4 sets in turn at 90): K tiles load a line of each in turn (tile_rows).
+template <int W, bool NT, int K> inline void line_tiles(const byte* s, i64 sst, byte* d, i64 dst) {
+  static_assert(W <= 2, "4- and 8-byte line tiles fit the registers (micro_u32_16, micro_u64_8)");
+  constexpr int T = 64 / W, E = 16 / W;
+  alignas(64) byte b[K][T * 64];
+  for (int k = 0; k < E; ++k)
+    for (int j = 0; j < K; ++j) {
+      const byte* p = s + 64 * j + k * sst;
+      __m512i x[4];
+      lanes4x4(vload(p), vload(p + E * sst), vload(p + 2 * E * sst), vload(p + 3 * E * sst), x);
+      for (int c = 0; c < 4; ++c) _mm512_store_si512(b[j] + (c * E + k) * 64, x[c]);
+    }
+  for (int j = 0; j < K; ++j)
+    for (int c = 0; c < 4; ++c) {
+      vec r[E], o[E];
+      for (int k = 0; k < E; ++k) r[k] = _mm512_load_si512(b[j] + (c * E + k) * 64);
+      if constexpr (W == 1) u8_lanes16(r, o);
+      else u16_lanes8(r, o);
+      for (int q = 0; q < E; ++q) put512<NT>(d + (j * T + c * E + q) * dst, o[q]);
+    }
+}
+#endif
 template <int W, bool NT> inline void line_micro(const byte* s, i64 sst, byte* d, i64 dst) {
 #if defined(STRIDED_AVX512)
+  if constexpr (W == 1) {
+    line_tiles<1, NT, 1>(s, sst, d, dst);
+    return;
+  }
   if constexpr (W == 2) {
     micro_u16_32<NT>(s, sst, d, dst);
     return;
@@ -1064,20 +1108,36 @@ template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n
     if constexpr (!One) rest_tiles<W>(s + r * W, ss0, d + r * ds1, ds1, nl, nc);
   };
   i64 r = 0;
-  if constexpr (!One) {
+  // 1- and 2-byte planes a multiple of 4 KiB apart: each tile's 64 or 32 source lines fall in one
+  // L1 set; the K tiles of a visit load them a line of each tile in turn (line_tiles). One
+  // thread, in L2, processes alternated (GB/s): uint8 C = 64..512 17-20 -> 29-32, float16 C = 64
+  // 29.8 -> 38.9, C = 128 33 -> 35; float16 C = 256 ran 0.87-0.94x, float32 (16 lines a tile)
+  // 0.95-0.99x.
+  const bool crowded = line_edge<W>() > 0 && (W == 1 || (W == 2 && n0 <= 128)) && ss0 % 4096 == 0;
+  if (!One || crowded) {
     // K tile rows (4 lines of each plane) per visit of a group of T planes, not one: with planes
     // a power of two apart, every plane's line of a tile row falls in one L1 set, and 32+ planes
     // walked a line at a time evicted each other's next lines (the hardware fetches them ahead).
     // AMD Zen 5, one thread, in cache, processes alternated (GB/s): float32 C = 64 (planes 4 KiB
     // apart) 21-25 -> 37, C = 128 28-32 -> 44, float16 C = 64, 128 21-26 -> 30, 22-32 -> 40;
     // 2 tile rows per visit: 32, 40; 8: 30, 39.
-    constexpr i64 K = 4;
+    constexpr int K = 4;
     for (; r + K * T <= n1; r += K * T) {
       if (nc >= imin(64, 4 * T) && r + 2 * K * T <= n1)
         for (i64 k = 0; k < nc; ++k)
           for (i64 j = 0; j < K; ++j) prefetch_l2(s + k * ss0 + (r + K * T + j * T) * W);
-      for (i64 c = 0; c < nl; c += T)
+      for (i64 c = 0; c < nl; c += T) {
+#if defined(STRIDED_AVX512)
+        if constexpr (W <= 2) {
+          if (crowded) {
+            if (NT && aligned) line_tiles<W, true, K>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
+            else line_tiles<W, false, K>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
+            continue;
+          }
+        }
+#endif
         for (i64 j = 0; j < K; ++j) tile(r + j * T, c);
+      }
       for (i64 j = 0; j < K; ++j) rest(r + j * T);
     }
   }
@@ -1350,6 +1410,31 @@ template <int W> void tiles_to_lines(const byte* s, i64 ss0, byte* d, i64 ds1, i
   if (e < n0) stored(n0 - L);
 }
 #endif
+#endif
+
+#if defined(STRIDED_AVX512)
+// Transposes into the cache (k_transpose says when): line micro-tiles in blocks of 4 x 4 tiles
+// (the block edge hardly mattered: 2 to 8 tiles, or none, within 10%); the rows and columns past
+// the last whole tile as one more tile ending at n1 / n0, over elements already written. One
+// thread, AMD Zen 5, processes alternated, GB/s against the panels and staged blocks: 1000 x 1000
+// float16 16.3 -> 42.8, float32 23.4 -> 47.3, uint8 19.7 -> 35.7, float64 (700 x 700) 24 -> 53;
+// NHWC -> NCHW (1, 56, 56, 256) float32 26 -> 38-40, NCHW -> NHWC (1, 512, 28, 28) float16
+// 17.8 -> 39-43. Rows or planes a multiple of 4 KiB apart keep the older paths: their tiles' lines
+// share an L1 set (NHWC -> NCHW (1, 64, 64, 64) float16 33.6 -> 8.2, 1024 x 1024 float32 0.86x).
+template <int W> void line_blocks(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n1, i64 n0) {
+  constexpr i64 L = line_edge<W>(), BB = 4 * L;
+  const i64 nr = n1 / L * L, ni = n0 / L * L;
+  const auto tile = [&](i64 r, i64 i) { line_micro<W, false>(s + r * W + i * ss0, ss0, d + r * ds1 + i * W, ds1); };
+  for (i64 r0 = 0; r0 < nr; r0 += BB)
+    for (i64 i0 = 0; i0 < ni; i0 += BB)
+      for (i64 r = r0; r < imin(r0 + BB, nr); r += L)
+        for (i64 i = i0; i < imin(i0 + BB, ni); i += L) tile(r, i);
+  if (nr < n1)
+    for (i64 i = 0; i < ni; i += L) tile(n1 - L, i);
+  if (ni < n0)
+    for (i64 r = 0; r < nr; r += L) tile(r, n0 - L);
+  if (nr < n1 && ni < n0) tile(n1 - L, n0 - L);
+}
 #endif
 
 template <int W>
@@ -1631,7 +1716,7 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
                               : kDirect && W == 4 && !NT && n0 % T == 0 && n0 >= 2 * T && n0 <= 16 * T;
     if (D > 0 && ds1 == n0 * W && direct) {
       // Packed rows of 1..8 line micro-tiles (NCHW -> NHWC with C = 16..128 float32, 32..256
-      // float16, nChw16c), each tile row a whole output line: tiled straight from the source
+      // float16, 64..512 uint8, nChw16c), each tile row a whole output line: tiled straight from the source
       // planes, no staging (the panels' two L1 passes cost more than they save here; one thread,
       // 32 MiB: C = 16 2.3 vs 2.7-3.0 ms, C = 32 1.5x, C = 128 1.27x, C = 64 1.16x faster than the
       // panels; float16 C = 32..256 at 4-32 MiB 1.3-1.8x). The mirror (whole lines stored into C
@@ -1696,6 +1781,12 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
         tiles_to_lines<W>(s, ss0, d, ds1, n1, n0);
         return;
       }
+    }
+    // Into the cache, both sides at least a line tile: line tiles in blocks (line_blocks; 1.5-2.6x
+    // the panels and staged blocks below), unless rows or planes are a multiple of 4 KiB apart.
+    if (!NT && n1 >= L && n0 >= L && ss0 % 4096 != 0 && ds1 % 4096 != 0) {
+      line_blocks<W>(s, ss0, d, ds1, n1, n0);
+      return;
     }
 #endif
     // Both sides packed (a whole (1, HW, C) array): the panels of the shorter side. NHWC -> NCHW
