@@ -143,6 +143,13 @@ def test_line_blocks_into_cache(simd, threads, dt):
             for v in (np.ascontiguousarray(x[:, :cols]).T, x[:, :cols].T, x[::-1, :cols].T):
                 for at in (0, 16, 40):
                     _check_at(v, at, rows, cols)
+    # Source rows 4 KiB apart (1- and 2-byte elements: four tiles' lines loaded in turn), whole
+    # blocks of 4 tiles and a ragged last block.
+    if np.dtype(dt).itemsize <= 2:
+        x = _data((9 * per_line + 5, 4096 // np.dtype(dt).itemsize), dt)
+        for cols in (4 * per_line, 7 * per_line + 3, 9 * per_line + 3):
+            for at in (0, 16):
+                _check_at(x[:, :cols].T, at, cols)
 
 
 @pytest.mark.parametrize("streamed", [False, True], ids=["cached", "streamed"])

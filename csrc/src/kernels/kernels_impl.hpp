@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 
 #include "elem/access.hpp"
 #include "elem/cast.hpp"
@@ -1419,16 +1420,35 @@ template <int W> void tiles_to_lines(const byte* s, i64 ss0, byte* d, i64 ds1, i
 // thread, AMD Zen 5, processes alternated, GB/s against the panels and staged blocks: 1000 x 1000
 // float16 16.3 -> 42.8, float32 23.4 -> 47.3, uint8 19.7 -> 35.7, float64 (700 x 700) 24 -> 53;
 // NHWC -> NCHW (1, 56, 56, 256) float32 26 -> 38-40, NCHW -> NHWC (1, 512, 28, 28) float16
-// 17.8 -> 39-43. Rows or planes a multiple of 4 KiB apart keep the older paths: their tiles' lines
-// share an L1 set (NHWC -> NCHW (1, 64, 64, 64) float16 33.6 -> 8.2, 1024 x 1024 float32 0.86x).
+// 17.8 -> 39-43.
+// Strides that put many of a tile's lines in one L1 set: 1- and 2-byte sources with 16 or more
+// load four tiles at once (line_tiles), unless the four tiles' destination rows would crowd too
+// (1000 x 2048 float16, source rows 4 KiB apart, 19.2 -> 31.4; 1000 x 4096 uint8 16 -> 23.8;
+// with 4 KiB destination rows as well, 0.5-0.7x). k_transpose keeps the older paths for other
+// sources a multiple of 4 KiB apart (1024 x 1024 float32 0.86x) and for destinations of more
+// than 8 lines per set (NHWC -> NCHW (1, 64, 64, 64) float16 0.24x, (4, 32, 32, 64) 0.69x).
+// Lines of a line tile per L1 set (64 sets of 64 bytes) for rows `st` bytes apart.
+template <int W> constexpr i64 lines_per_set(i64 st) { return line_edge<W>() * std::gcd(st, i64{4096}) / 4096; }
+template <int W> bool line_blocks_crowded(i64 ss0, i64 ds1) {
+  return W <= 2 && lines_per_set<W>(ss0) >= 16 && 4 * lines_per_set<W>(ds1) <= 16;
+}
 template <int W> void line_blocks(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n1, i64 n0) {
   constexpr i64 L = line_edge<W>(), BB = 4 * L;
   const i64 nr = n1 / L * L, ni = n0 / L * L;
   const auto tile = [&](i64 r, i64 i) { line_micro<W, false>(s + r * W + i * ss0, ss0, d + r * ds1 + i * W, ds1); };
+  const bool crowded = line_blocks_crowded<W>(ss0, ds1);
   for (i64 r0 = 0; r0 < nr; r0 += BB)
-    for (i64 i0 = 0; i0 < ni; i0 += BB)
+    for (i64 i0 = 0; i0 < ni; i0 += BB) {
+      if constexpr (W <= 2) {
+        if (crowded && r0 + BB <= nr) {
+          for (i64 i = i0; i < imin(i0 + BB, ni); i += L)
+            line_tiles<W, false, 4>(s + r0 * W + i * ss0, ss0, d + r0 * ds1 + i * W, ds1);
+          continue;
+        }
+      }
       for (i64 r = r0; r < imin(r0 + BB, nr); r += L)
         for (i64 i = i0; i < imin(i0 + BB, ni); i += L) tile(r, i);
+    }
   if (nr < n1)
     for (i64 i = 0; i < ni; i += L) tile(n1 - L, i);
   if (ni < n0)
@@ -1782,9 +1802,11 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
         return;
       }
     }
-    // Into the cache, both sides at least a line tile: line tiles in blocks (line_blocks; 1.5-2.6x
-    // the panels and staged blocks below), unless rows or planes are a multiple of 4 KiB apart.
-    if (!NT && n1 >= L && n0 >= L && ss0 % 4096 != 0 && ds1 % 4096 != 0) {
+    // Into the cache, both sides at least a line tile: line tiles in blocks (line_blocks; 1.5-2.7x
+    // the panels and staged blocks below), unless the strides crowd a tile's lines into a few L1
+    // sets (rows or planes a multiple of 4 KiB or so apart; see line_blocks).
+    if (!NT && n1 >= L && n0 >= L && (ss0 % 4096 != 0 || line_blocks_crowded<W>(ss0, ds1)) &&
+        lines_per_set<W>(ds1) <= 8) {
       line_blocks<W>(s, ss0, d, ds1, n1, n0);
       return;
     }
