@@ -1413,14 +1413,17 @@ template <int W> void tiles_to_lines(const byte* s, i64 ss0, byte* d, i64 ds1, i
 #endif
 #endif
 
-#if defined(STRIDED_AVX512)
-// Transposes into the cache (k_transpose says when): line micro-tiles in blocks of 4 x 4 tiles
+#if defined(STRIDED_AVX2)  // (and AVX-512)
+// Transposes into the cache (k_transpose says when): line micro-tiles (AVX2: the micro-tiles,
+// rows of 16 or 32 bytes) in blocks of 4 x 4 tiles
 // (the block edge hardly mattered: 2 to 8 tiles, or none, within 10%); the rows and columns past
 // the last whole tile as one more tile ending at n1 / n0, over elements already written. One
 // thread, AMD Zen 5, processes alternated, GB/s against the panels and staged blocks: 1000 x 1000
 // float16 16.3 -> 42.8, float32 23.4 -> 47.3, uint8 19.7 -> 35.7, float64 (700 x 700) 24 -> 53;
 // NHWC -> NCHW (1, 56, 56, 256) float32 26 -> 38-40, NCHW -> NHWC (1, 512, 28, 28) float16
-// 17.8 -> 39-43.
+// 17.8 -> 39-43. The AVX2 kernels on the same machine: 1000 x 1000 float32 22 -> 46, float16
+// 16 -> 34, uint8 18 -> 26; NHWC -> NCHW (1, 56, 56, 256) float32 21.5 -> 29.4; NCHW -> NHWC
+// (1, 256, 56, 56) float32 17 -> 37.
 // Strides that put many of a tile's lines in one L1 set: 1- and 2-byte sources with 16 or more
 // load four tiles at once (line_tiles), unless the four tiles' destination rows would crowd too
 // (1000 x 2048 float16, source rows 4 KiB apart, 19.2 -> 31.4; 1000 x 4096 uint8 16 -> 23.8;
@@ -1428,17 +1431,20 @@ template <int W> void tiles_to_lines(const byte* s, i64 ss0, byte* d, i64 ds1, i
 // sources a multiple of 4 KiB apart (1024 x 1024 float32 0.86x) and for destinations of more
 // than 8 lines per set (NHWC -> NCHW (1, 64, 64, 64) float16 0.24x, (4, 32, 32, 64) 0.69x).
 // Lines of a line tile per L1 set (64 sets of 64 bytes) for rows `st` bytes apart.
-template <int W> constexpr i64 lines_per_set(i64 st) { return line_edge<W>() * std::gcd(st, i64{4096}) / 4096; }
+template <int W> constexpr i64 block_tile() { return line_edge<W>() > 0 ? line_edge<W>() : tile_edge<W>(); }
+template <int W> constexpr i64 lines_per_set(i64 st) { return block_tile<W>() * std::gcd(st, i64{4096}) / 4096; }
 template <int W> bool line_blocks_crowded(i64 ss0, i64 ds1) {
-  return W <= 2 && lines_per_set<W>(ss0) >= 16 && 4 * lines_per_set<W>(ds1) <= 16;
+  return W <= 2 && line_edge<W>() > 0 && lines_per_set<W>(ss0) >= 16 && 4 * lines_per_set<W>(ds1) <= 16;
 }
 template <int W> void line_blocks(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n1, i64 n0) {
-  constexpr i64 L = line_edge<W>(), BB = 4 * L;
+  constexpr i64 L = block_tile<W>(), BB = 4 * L;
   const i64 nr = n1 / L * L, ni = n0 / L * L;
   const auto tile = [&](i64 r, i64 i) { line_micro<W, false>(s + r * W + i * ss0, ss0, d + r * ds1 + i * W, ds1); };
-  const bool crowded = line_blocks_crowded<W>(ss0, ds1);
+  const bool crowded = line_blocks_crowded<W>(ss0, ds1);  // (AVX-512 only)
+  (void)crowded;
   for (i64 r0 = 0; r0 < nr; r0 += BB)
     for (i64 i0 = 0; i0 < ni; i0 += BB) {
+#if defined(STRIDED_AVX512)
       if constexpr (W <= 2) {
         if (crowded && r0 + BB <= nr) {
           for (i64 i = i0; i < imin(i0 + BB, ni); i += L)
@@ -1446,6 +1452,7 @@ template <int W> void line_blocks(const byte* s, i64 ss0, byte* d, i64 ds1, i64 
           continue;
         }
       }
+#endif
       for (i64 r = r0; r < imin(r0 + BB, nr); r += L)
         for (i64 i = i0; i < imin(i0 + BB, ni); i += L) tile(r, i);
     }
@@ -1802,11 +1809,16 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
         return;
       }
     }
-    // Into the cache, both sides at least a line tile: line tiles in blocks (line_blocks; 1.5-2.7x
-    // the panels and staged blocks below), unless the strides crowd a tile's lines into a few L1
-    // sets (rows or planes a multiple of 4 KiB or so apart; see line_blocks).
-    if (!NT && n1 >= L && n0 >= L && (ss0 % 4096 != 0 || line_blocks_crowded<W>(ss0, ds1)) &&
-        lines_per_set<W>(ds1) <= 8) {
+#endif
+#if defined(STRIDED_AVX2)
+    // Into the cache, both sides at least a tile: line tiles (AVX2: micro-tiles) in blocks
+    // (line_blocks; 1.4-2.7x the panels and staged blocks below), unless the strides crowd a
+    // tile's lines into a few L1 sets (rows or planes a multiple of 4 KiB or so apart; AVX2's
+    // tiles write each destination line in pieces, so its destination rows must spread wider:
+    // rows 2 KiB apart ran 0.3x, 16 KiB 0.14-0.42x).
+    constexpr i64 BT = block_tile<W>();
+    if (!NT && n1 >= BT && n0 >= BT && (ss0 % 4096 != 0 || line_blocks_crowded<W>(ss0, ds1)) &&
+        (L > 0 ? lines_per_set<W>(ds1) <= 8 : std::gcd(ds1, i64{4096}) <= 512)) {
       line_blocks<W>(s, ss0, d, ds1, n1, n0);
       return;
     }
