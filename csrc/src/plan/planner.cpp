@@ -332,10 +332,12 @@ void set_granules(Bound& b, int nt) {
   b.total = rows * p.inner.n;
   b.g = p.inner.n;
   if (p.kind == KernelKind::Transpose) {
-    // Streamed byte transposes: bands of 256 rows, the staged blocks' edge (bands of 128 went
+    // Byte transposes: streamed, bands of 256 rows, the staged blocks' edge (bands of 128 went
     // to their micro-tiled edges: 4096 x 4096 uint8 on 2 threads 8.8 -> 16.4 GB/s, 3000 x 4096
-    // 10.3 -> 24; in the cache the edges ran faster: 2000 x 2000 uint8 0.71x with 256).
-    const i64 band = p.wlog == 0 && p.stream && rows >= 512 * static_cast<i64>(nt) ? 256 : 64;
+    // 10.3 -> 24); into the cache, two line tiles' worth (1000 x 1000 on 2 threads, processes
+    // alternated: 64 rows 34.7, 128 56.3, 256 30.9 GB/s).
+    const auto n = static_cast<i64>(nt);
+    const i64 band = p.wlog != 0 ? 64 : p.stream && rows >= 512 * n ? 256 : rows >= 256 * n ? 128 : 64;
     if (rows >= 128 * static_cast<i64>(nt)) b.g *= band;
     // whole rows of at least 64 KiB: the panel and narrow kernels pay a set-up per call
     // (256 KiB NCHW -> NHWC in 16 pieces ran 3.5x slower on 2 threads than whole on 1)
