@@ -43,6 +43,9 @@ def main(register_all: Callable[[str], None], table: Callable[[str], str], torch
             f"--benchmark_min_time={min_time}",
         ]
     gb.main(argv)
+    if out and os.path.getsize(out) == 0:  # google-benchmark ran nothing (and wrote nothing)
+        os.unlink(out)
+        sys.exit(f"no benchmark matched --filter {args.filter!r} (substrings of 'group | implementation')")
     if out:
         info = sd.build_info()
         print(

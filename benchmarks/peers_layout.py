@@ -1,5 +1,6 @@
 """Layout rows of compare.py (issue 14 goal 3, issue 13's depth_to_space row): transposes and
-relayouts of 12-64 MiB at the run's thread count, held to a fraction of a memcpy of the same bytes.
+relayouts of 12-64 MiB, and of 1-6 MiB that stay in the cache, at the run's thread count, held to
+a fraction of a memcpy of the same bytes.
 Narrow planes (C = 2, 3) are the interleave / de-interleave kernels; C = 64 the tiled transpose;
 C = 24 the panels with 16x16 and 8x8 tiles."""
 
@@ -78,6 +79,30 @@ for dt, dname in ((np.float32, "f32"), (np.float16, "f16")):
             dt,
             lambda a: _perm(a, (0, 3, 1, 2)),
         )
+
+# Into the cache (1-6 MiB: line tiles in blocks, the uint8 line tiles, the narrow kernels for an
+# image's 3 channels), against memcpy of the same bytes (itself in the cache) and the peers.
+_CACHED = (
+    ("transpose f32 1000x1000", (1000, 1000), np.float32, (1, 0)),
+    ("transpose f16 1000x1000", (1000, 1000), np.float16, (1, 0)),
+    ("transpose u8 2000x2000", (2000, 2000), np.uint8, (1, 0)),
+    ("NHWC->NCHW f32 (1, 56, 56, 256)", (1, 56, 56, 256), np.float32, (0, 3, 1, 2)),
+    ("NCHW->NHWC f16 (1, 512, 28, 28)", (1, 512, 28, 28), np.float16, (0, 2, 3, 1)),
+    ("NCHW->NHWC u8 (4, 64, 56, 56)", (4, 64, 56, 56), np.uint8, (0, 2, 3, 1)),
+    ("NHWC->NCHW u8 (4, 56, 56, 64)", (4, 56, 56, 64), np.uint8, (0, 3, 1, 2)),
+    ("HWC->CHW u8 image (1080, 1920, 3)", (1080, 1920, 3), np.uint8, (2, 0, 1)),
+)
+for _name, _shape, _dt, _axes in _CACHED:
+    _nb = int(np.prod(_shape)) * np.dtype(_dt).itemsize
+    _add(
+        f"{_name} {_nb / (1 << 20):.1f} MiB",
+        _nb,
+        memcpy(0.8),
+        lambda s=_shape, d=_dt: _rand(s, d),
+        tuple(_shape[a] for a in _axes),
+        _dt,
+        lambda a, ax=_axes: _perm(a, ax),
+    )
 
 # depth_to_space DCR (DirectML's default), block 2: the output's rows interleave 2 input planes.
 _D2S = group("depth_to_space f32 (4,128,128,128) b=2 DCR -> 32 MiB", 32 << 20, memcpy(0.8))
