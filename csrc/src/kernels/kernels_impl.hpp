@@ -686,10 +686,18 @@ template <int NL> inline vec vload_lanes(const byte* p) {
   return vload(p);
 }
 
+// The last two stages of the in-lane unpack networks: 4 vectors of 4 32-bit units per lane ->
+// o[q], unit q of each (a 4x4 transpose of 32-bit units within every lane).
+inline void u32_4x4(const vec b[4], vec o[4]) {
+  const vec c0 = unpacklo<32>(b[0], b[1]), c1 = unpackhi<32>(b[0], b[1]);
+  const vec c2 = unpacklo<32>(b[2], b[3]), c3 = unpackhi<32>(b[2], b[3]);
+  o[0] = unpacklo<64>(c0, c2), o[1] = unpackhi<64>(c0, c2), o[2] = unpacklo<64>(c1, c3), o[3] = unpackhi<64>(c1, c3);
+}
+
 // 16 rows of SK_VB bytes -> o[j], whose lane l holds column l*16 + j of the 16 rows (kLanes
 // independent 16x16 byte tiles).
 inline void u8_lanes16(const vec r[16], vec o[16]) {
-  vec a[16], b[16], c[16];
+  vec a[16], b[16];
   for (int i = 0; i < 8; ++i) {
     a[i] = unpacklo<8>(r[2 * i], r[2 * i + 1]);
     a[i + 8] = unpackhi<8>(r[2 * i], r[2 * i + 1]);
@@ -700,18 +708,7 @@ inline void u8_lanes16(const vec r[16], vec o[16]) {
     b[i + 8] = unpacklo<16>(a[2 * i + 8], a[2 * i + 9]);
     b[i + 12] = unpackhi<16>(a[2 * i + 8], a[2 * i + 9]);
   }
-  for (int g = 0; g < 4; ++g) {
-    c[4 * g + 0] = unpacklo<32>(b[4 * g], b[4 * g + 1]);
-    c[4 * g + 1] = unpackhi<32>(b[4 * g], b[4 * g + 1]);
-    c[4 * g + 2] = unpacklo<32>(b[4 * g + 2], b[4 * g + 3]);
-    c[4 * g + 3] = unpackhi<32>(b[4 * g + 2], b[4 * g + 3]);
-  }
-  for (int g = 0; g < 4; ++g) {
-    o[4 * g + 0] = unpacklo<64>(c[4 * g], c[4 * g + 2]);
-    o[4 * g + 1] = unpackhi<64>(c[4 * g], c[4 * g + 2]);
-    o[4 * g + 2] = unpacklo<64>(c[4 * g + 1], c[4 * g + 3]);
-    o[4 * g + 3] = unpackhi<64>(c[4 * g + 1], c[4 * g + 3]);
-  }
+  for (int g = 0; g < 4; ++g) u32_4x4(b + 4 * g, o + 4 * g);
 }
 
 // 16 source rows of 16*NL bytes -> NL tiles of 16x16 bytes.
@@ -725,23 +722,12 @@ template <int NL = kLanes> inline void wide_u8(const byte* s, i64 sst, byte* d, 
 // 8 rows of SK_VB bytes -> o[j], whose lane l holds column l*8 + j of the 8 rows (kLanes
 // independent 8x8 tiles of 2-byte elements).
 inline void u16_lanes8(const vec r[8], vec o[8]) {
-  vec a[8], c[8];
+  vec a[8];
   for (int i = 0; i < 4; ++i) {
     a[i] = unpacklo<16>(r[2 * i], r[2 * i + 1]);
     a[i + 4] = unpackhi<16>(r[2 * i], r[2 * i + 1]);
   }
-  for (int h = 0; h < 2; ++h) {
-    c[4 * h + 0] = unpacklo<32>(a[4 * h + 0], a[4 * h + 1]);
-    c[4 * h + 1] = unpackhi<32>(a[4 * h + 0], a[4 * h + 1]);
-    c[4 * h + 2] = unpacklo<32>(a[4 * h + 2], a[4 * h + 3]);
-    c[4 * h + 3] = unpackhi<32>(a[4 * h + 2], a[4 * h + 3]);
-  }
-  for (int h = 0; h < 2; ++h) {
-    o[4 * h + 0] = unpacklo<64>(c[4 * h], c[4 * h + 2]);
-    o[4 * h + 1] = unpackhi<64>(c[4 * h], c[4 * h + 2]);
-    o[4 * h + 2] = unpacklo<64>(c[4 * h + 1], c[4 * h + 3]);
-    o[4 * h + 3] = unpackhi<64>(c[4 * h + 1], c[4 * h + 3]);
-  }
+  for (int h = 0; h < 2; ++h) u32_4x4(a + 4 * h, o + 4 * h);
 }
 
 // 8 source rows of 16*NL bytes -> NL tiles of 8x8 2-byte elements.
