@@ -711,14 +711,6 @@ inline void u8_lanes16(const vec r[16], vec o[16]) {
   for (int g = 0; g < 4; ++g) u32_4x4(b + 4 * g, o + 4 * g);
 }
 
-// 16 source rows of 16*NL bytes -> NL tiles of 16x16 bytes.
-template <int NL = kLanes> inline void wide_u8(const byte* s, i64 sst, byte* d, i64 dst) {
-  vec r[16], o[16];
-  for (int k = 0; k < 16; ++k) r[k] = vload_lanes<NL>(s + k * sst);
-  u8_lanes16(r, o);
-  for (int j = 0; j < 16; ++j) put_lanes<16, NL>(d, dst, j, o[j]);
-}
-
 // 8 rows of SK_VB bytes -> o[j], whose lane l holds column l*8 + j of the 8 rows (kLanes
 // independent 8x8 tiles of 2-byte elements).
 inline void u16_lanes8(const vec r[8], vec o[8]) {
@@ -730,12 +722,19 @@ inline void u16_lanes8(const vec r[8], vec o[8]) {
   for (int h = 0; h < 2; ++h) u32_4x4(a + 4 * h, o + 4 * h);
 }
 
-// 8 source rows of 16*NL bytes -> NL tiles of 8x8 2-byte elements.
-template <int NL = kLanes> inline void wide_u16(const byte* s, i64 sst, byte* d, i64 dst) {
-  vec r[8], o[8];
-  for (int k = 0; k < 8; ++k) r[k] = vload_lanes<NL>(s + k * sst);
-  u16_lanes8(r, o);
-  for (int j = 0; j < 8; ++j) put_lanes<8, NL>(d, dst, j, o[j]);
+// E = 16 / W rows (1- or 2-byte elements) -> o[j], whose lane l holds column l*E + j.
+template <int W> inline void lane_tiles(const vec r[16 / W], vec o[16 / W]) {
+  if constexpr (W == 1) u8_lanes16(r, o);
+  else u16_lanes8(r, o);
+}
+
+// E = 16 / W source rows of 16*NL bytes -> NL tiles of E x E elements of W = 1 or 2 bytes.
+template <int W, int NL = kLanes> inline void wide(const byte* s, i64 sst, byte* d, i64 dst) {
+  constexpr int E = 16 / W;
+  vec r[E], o[E];
+  for (int k = 0; k < E; ++k) r[k] = vload_lanes<NL>(s + k * sst);
+  lane_tiles<W>(r, o);
+  for (int j = 0; j < E; ++j) put_lanes<E, NL>(d, dst, j, o[j]);
 }
 
 #if defined(STRIDED_AVX2) && !defined(STRIDED_AVX512)
@@ -821,8 +820,7 @@ template <int W, bool NT> inline void micro(const byte* s, i64 sst, byte* d, i64
   else micro_u64_2<NT>(s, sst, d, dst);
 #endif
 #elif defined(SK_NEON)
-  if constexpr (W == 1) wide_u8(s, sst, d, dst);
-  else if constexpr (W == 2) wide_u16(s, sst, d, dst);
+  if constexpr (W <= 2) wide<W>(s, sst, d, dst);
   else if constexpr (W == 4) neon_u32_4(s, sst, d, dst);
   else neon_u64_2(s, sst, d, dst);
 #else
@@ -868,10 +866,7 @@ inline void block_staged(const byte* s, i64 ss0, byte* d, i64 ds1, const byte* n
   if constexpr (W <= 2) {
     constexpr i64 C = SK_VB / W;  // destination rows per wide micro-tile
     for (i64 r = 0; r < BR; r += C)
-      for (i64 i = 0; i < BI; i += T) {
-        if constexpr (W == 1) wide_u8(sb + i * RS + r * W, RS, db + r * RD + i * W, RD);
-        else wide_u16(sb + i * RS + r * W, RS, db + r * RD + i * W, RD);
-      }
+      for (i64 i = 0; i < BI; i += T) wide<W>(sb + i * RS + r * W, RS, db + r * RD + i * W, RD);
   } else {
     for (i64 r = 0; r < BR; r += T)
       for (i64 i = 0; i < BI; i += T) micro<W, false>(sb + i * RS + r * W, RS, db + r * RD + i * W, RD);
@@ -903,10 +898,7 @@ template <int W> constexpr i64 area_edge() {
 
 // Wide tiles of NL lanes (T columns each) down `rows` rows (a multiple of T).
 template <int W, int NL> inline void wide_part(const byte* sb, i64 RS, byte* db, i64 RD, i64 rows) {
-  for (i64 i = 0; i < rows; i += tile_edge<W>()) {
-    if constexpr (W == 1) wide_u8<NL>(sb + i * RS, RS, db + i * W, RD);
-    else wide_u16<NL>(sb + i * RS, RS, db + i * W, RD);
-  }
+  for (i64 i = 0; i < rows; i += tile_edge<W>()) wide<W, NL>(sb + i * RS, RS, db + i * W, RD);
 }
 
 // `rows` rows (stride RS) of `cols` elements -> `cols` rows (stride RD) of `rows` elements;
@@ -948,8 +940,7 @@ template <int W> inline void tile_area(const byte* sb, i64 RS, byte* db, i64 RD,
 #endif
   for (; c + RC <= cols; c += RC)
     for (i64 i = 0; i < rows; i += T) {
-      if constexpr (W == 1) wide_u8(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
-      else if constexpr (W == 2) wide_u16(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
+      if constexpr (W <= 2) wide<W>(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
       else micro<W, false>(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
     }
 #if defined(STRIDED_AVX512)
@@ -1022,8 +1013,7 @@ template <int W, bool NT, int K> inline void line_tiles(const byte* s, i64 sst, 
     for (int c = 0; c < 4; ++c) {
       vec r[E], o[E];
       for (int k = 0; k < E; ++k) r[k] = _mm512_load_si512(b[j] + (c * E + k) * 64);
-      if constexpr (W == 1) u8_lanes16(r, o);
-      else u16_lanes8(r, o);
+      lane_tiles<W>(r, o);
       for (int q = 0; q < E; ++q) put512<NT>(d + (j * T + c * E + q) * dst, o[q]);
     }
 }
