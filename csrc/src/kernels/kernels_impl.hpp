@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <numeric>
 
 #include "elem/access.hpp"
 #include "elem/cast.hpp"
@@ -1408,7 +1407,13 @@ template <int W> void tiles_to_lines(const byte* s, i64 ss0, byte* d, i64 ds1, i
 // than 8 lines per set (NHWC -> NCHW (1, 64, 64, 64) float16 0.24x, (4, 32, 32, 64) 0.69x).
 // Lines of a line tile per L1 set (64 sets of 64 bytes) for rows `st` bytes apart.
 template <int W> constexpr i64 block_tile() { return line_edge<W>() > 0 ? line_edge<W>() : tile_edge<W>(); }
-template <int W> constexpr i64 lines_per_set(i64 st) { return block_tile<W>() * std::gcd(st, i64{4096}) / 4096; }
+// gcd(st, 4096): the lowest set bit of |st|, at most 4096 (std::gcd would be a weak symbol of
+// this ISA's object at -O0, which scripts/check_isa_symbols.sh rejects).
+inline i64 gcd4k(i64 st) {
+  const i64 a = (st < 0 ? -st : st) | 4096;
+  return a & -a;
+}
+template <int W> i64 lines_per_set(i64 st) { return block_tile<W>() * gcd4k(st) / 4096; }
 template <int W> bool line_blocks_crowded(i64 ss0, i64 ds1) {
   return W <= 2 && line_edge<W>() > 0 && lines_per_set<W>(ss0) >= 16 && 4 * lines_per_set<W>(ds1) <= 16;
 }
@@ -1821,7 +1826,7 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
     // rows 2 KiB apart ran 0.3x, 16 KiB 0.14-0.42x).
     constexpr i64 BT = block_tile<W>();
     if (!NT && n1 >= BT && n0 >= BT && (ss0 % 4096 != 0 || line_blocks_crowded<W>(ss0, ds1)) &&
-        (L > 0 ? lines_per_set<W>(ds1) <= 8 : std::gcd(ds1, i64{4096}) <= 512)) {
+        (L > 0 ? lines_per_set<W>(ds1) <= 8 : gcd4k(ds1) <= 512)) {
       line_blocks<W>(s, ss0, d, ds1, n1, n0);
       return;
     }
