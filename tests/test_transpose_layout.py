@@ -172,6 +172,7 @@ def test_rows_of_line_tiles_from_crowded_planes(simd, threads, streamed):
                         planes = raw[lo : lo + c * plane * isz].view(dt).reshape(c, plane)[:, :hw]
                         for at in (0, 16, isz):
                             _check_at(planes.T, at, dt, c, hw, src_at)
+                        _check_at(planes[::-1].T, 16, dt, c, hw, src_at, "reversed planes")
     finally:
         _core._set_stream_threshold(before)
 
