@@ -130,13 +130,24 @@ def test_rows_of_micro_tiles(simd, threads, streamed):
         _core._set_stream_threshold(before)
 
 
+@pytest.mark.parametrize("streamed", [False, True], ids=["cached", "streamed"])
 @pytest.mark.parametrize("dt", DTYPES)
-def test_line_blocks_into_cache(simd, threads, dt):
+def test_line_blocks_into_cache(simd, threads, dt, streamed):
     # 2-D transposes into the cache (AVX-512: line micro-tiles in blocks of 4 x 4, the rows and
-    # columns past the last whole tile as one more tile overlapping it): sides of one tile, one
-    # past it, several blocks with remainders; source rows wider than the transposed columns;
-    # outputs at line offsets, with guard bytes.
+    # columns past the last whole tile as one more tile overlapping it; AVX2 its micro-tiles):
+    # sides of one tile, one past it, several blocks with remainders; source rows wider than the
+    # transposed columns; outputs at line offsets, with guard bytes. Streamed: the calls that no
+    # streaming path takes (sides not a multiple of a tile) take the same blocks.
     per_line = 64 // np.dtype(dt).itemsize
+    before = _core._stream_threshold()
+    _core._set_stream_threshold(1 << 12 if streamed else 1 << 62)
+    try:
+        _line_blocks_cases(dt, per_line)
+    finally:
+        _core._set_stream_threshold(before)
+
+
+def _line_blocks_cases(dt, per_line):
     for rows in (per_line, per_line + 1, 9 * per_line + 5):
         for cols in (per_line, 2 * per_line - 1, 5 * per_line + 3):
             x = _data((rows, cols + 7), dt)

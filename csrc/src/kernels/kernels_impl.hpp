@@ -1825,8 +1825,9 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
     // tiles write each destination line in pieces, so its destination rows must spread wider:
     // rows 2 KiB apart ran 0.3x, 16 KiB 0.14-0.42x).
     constexpr i64 BT = block_tile<W>();
-    if (!NT && n1 >= BT && n0 >= BT && (ss0 % 4096 != 0 || line_blocks_crowded<W>(ss0, ds1)) &&
-        (L > 0 ? lines_per_set<W>(ds1) <= 8 : gcd4k(ds1) <= 512)) {
+    const bool blocks = n1 >= BT && n0 >= BT && (ss0 % 4096 != 0 || line_blocks_crowded<W>(ss0, ds1)) &&
+                        (L > 0 ? lines_per_set<W>(ds1) <= 8 : gcd4k(ds1) <= 512);
+    if (!NT && blocks) {
       line_blocks<W>(s, ss0, d, ds1, n1, n0);
       return;
     }
@@ -1843,6 +1844,16 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
       panel_cols<W, NT>(s, d, n1, ds1, n0);
       return;
     }
+#if defined(STRIDED_AVX2)
+    // Streamed calls that no path above takes (neither side a multiple of the tiles, C = 60, 100,
+    // 300, 2-D with odd sides), up to 16 MiB: line_blocks with ordinary stores ran faster than the
+    // staged blocks below streamed (12-55 MiB outputs, processes alternated, 1 / 2 threads: 1.2-1.34x
+    // / 1.1-1.33x); one call of 69 MiB (6000 x 3000 float32) ran 0.74x on one thread.
+    if (NT && blocks && n1 * n0 * W <= (i64{16} << 20)) {
+      line_blocks<W>(s, ss0, d, ds1, n1, n0);
+      return;
+    }
+#endif
   }
   if (NT && simd && ds1 % 64 == 0 && addr(d) % W == 0) {
     // Peel the columns before the first 64-byte-aligned one (ds1 keeps all rows in phase).
