@@ -1405,7 +1405,7 @@ template <int W> void tiles_to_lines(const byte* s, i64 ss0, byte* d, i64 ds1, i
 // with 4 KiB destination rows as well, 0.5-0.7x). k_transpose keeps the older paths for other
 // sources a multiple of 4 KiB apart (1024 x 1024 float32 0.86x) and for destinations of more
 // than 8 lines per set (NHWC -> NCHW (1, 64, 64, 64) float16 0.24x, (4, 32, 32, 64) 0.69x).
-// Lines of a line tile per L1 set (64 sets of 64 bytes) for rows `st` bytes apart.
+// The blocks' tile edge: the line tiles, or the micro-tiles where there are none (AVX2).
 template <int W> constexpr i64 block_tile() { return line_edge<W>() > 0 ? line_edge<W>() : tile_edge<W>(); }
 // gcd(st, 4096): the lowest set bit of |st|, at most 4096 (std::gcd would be a weak symbol of
 // this ISA's object at -O0, which scripts/check_isa_symbols.sh rejects).
@@ -1413,6 +1413,7 @@ inline i64 gcd4k(i64 st) {
   const i64 a = (st < 0 ? -st : st) | 4096;
   return a & -a;
 }
+// A tile's rows (lines) per L1 set (64 sets of 64 bytes) for rows `st` bytes apart.
 template <int W> i64 lines_per_set(i64 st) { return block_tile<W>() * gcd4k(st) / 4096; }
 template <int W> bool line_blocks_crowded(i64 ss0, i64 ds1) {
   return W <= 2 && line_edge<W>() > 0 && lines_per_set<W>(ss0) >= 16 && 4 * lines_per_set<W>(ds1) <= 16;
