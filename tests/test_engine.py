@@ -199,6 +199,31 @@ def test_narrow_transposes(target, dtype, c, to_planes):
             assert not buf[:off].any() and buf[-1] == 0
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("c", [2, 3, 4, 7, 8])
+def test_narrow_interleave_streamed_any_offset(target, dtype, c):
+    """NCHW -> NHWC with a few channels and streaming stores forced, into outputs 0, 16, 32 and 48
+    bytes into a line and one element off: rows of 32 or 64 bytes from 16 bytes into a line never
+    reach a line boundary (float32 C = 8, nChw8c; float64 C = 4 and 8) and are staged in L1
+    chunks; lengths around the vector blocks and those chunks."""
+    rng = np.random.default_rng(c)
+    isz = np.dtype(dtype).itemsize
+    old = sd._core._stream_threshold()
+    sd._core._set_stream_threshold(0)
+    try:
+        for n in (15, 16, 17, 127, 129, 1000, 4099):
+            x = random_array(rng, (c, n + 1), dtype)[:, 1:]  # c planes of n, one pixel in
+            for off in sorted({0, 16 // isz, 32 // isz, 48 // isz, 1}):
+                buf = np.zeros(c * n + 64 // isz + off + 1, dtype)
+                a = (-buf.ctypes.data) % 64 // isz + off  # `off` elements past a line boundary
+                out = buf[a : a + c * n].reshape(n, c)
+                sd.copy(x.T, out)
+                assert_same(out, x.T.copy())
+                assert not buf[:a].any() and not buf[a + c * n :].any()
+    finally:
+        sd._core._set_stream_threshold(old)
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32])
 def test_narrow_deinterleave_streamed(target, threads, dtype):
     """Three channels into rows above the streaming threshold (16 MiB of output), aligned and not."""
