@@ -272,30 +272,6 @@ inline void lanes4x4(__m512i A, __m512i B, __m512i C, __m512i D, __m512i out[4])
   out[2] = _mm512_shuffle_i32x4(x1, y1, 0x88);
   out[3] = _mm512_shuffle_i32x4(x1, y1, 0xDD);
 }
-// 8 planes of 4-byte elements into rows of 8 (NCHW -> NHWC with C = 8, nChw8c), 16 rows at a
-// time: an in-lane 4x4 transpose of the planes' 32-bit units, then lanes4x4 joins each pixel's
-// two halves (32 shuffles per 8 vectors, where the permute chains take 56 with a chain of 7 of
-// them per vector). One thread, AMD Zen 5: (1, 8, 64, 64) float32 in cache 52.6 -> 76.6 GB/s,
-// (8, 8, 128, 128) 43.9 -> 57.2. Returns the rows done.
-template <bool NT> inline i64 interleave8_u32(const byte* s, i64 ss0, byte* d, i64 n1) {
-  i64 r = 0;
-  for (; r + 16 <= n1; r += 16) {
-    __m512i v[8], a[8], q[4], o[4];
-    for (int c = 0; c < 8; ++c) v[c] = _mm512_loadu_si512(s + c * ss0 + r * 4);
-    for (int k = 0; k < 4; ++k) {  // a[k] lane l: planes 2k, 2k+1 of pixels 4l, 4l+1; a[4+k] of 4l+2, 4l+3
-      a[k] = _mm512_unpacklo_epi32(v[2 * k], v[2 * k + 1]);
-      a[4 + k] = _mm512_unpackhi_epi32(v[2 * k], v[2 * k + 1]);
-    }
-    for (int h = 0; h < 2; ++h) {  // q lane l: planes 0-3 and 4-7 of pixel 4l+2h, then of 4l+2h+1
-      q[0] = _mm512_unpacklo_epi64(a[4 * h], a[4 * h + 1]), q[1] = _mm512_unpacklo_epi64(a[4 * h + 2], a[4 * h + 3]);
-      q[2] = _mm512_unpackhi_epi64(a[4 * h], a[4 * h + 1]), q[3] = _mm512_unpackhi_epi64(a[4 * h + 2], a[4 * h + 3]);
-      lanes4x4(q[0], q[1], q[2], q[3], o);  // o[l]: pixels 4l+2h, 4l+2h+1 whole
-      for (int l = 0; l < 4; ++l) put512<NT>(d + (r + 4 * l + 2 * h) * 32, o[l]);
-    }
-  }
-  return r;
-}
-
 template <int W> constexpr bool has_perm2() { return W >= 2; }
 template <int W> inline vec perm2(vec a, vec idx, vec b) {
   if constexpr (W == 2) return _mm512_permutex2var_epi16(a, idx, b);
@@ -365,7 +341,6 @@ template <int W, int K, int R, bool NT> inline i64 gather_simd(const byte* s, by
 // elements p = u*E + lane, from plane p % C, row p / C. Returns the rows done.
 template <int W, int C, bool NT> inline i64 interleave_simd(const byte* s, i64 ss0, byte* d, i64 n1) {
   constexpr int E = SK_VB / W;
-  if constexpr (W == 4 && C == 8) return interleave8_u32<NT>(s, ss0, d, n1);
   static constexpr InterleaveTable<W, C> tab{};
   vec idx[C][C - 1];
   for (int u = 0; u < C; ++u)
@@ -745,6 +720,35 @@ inline void u16_lanes8(const vec r[8], vec o[8]) {
   }
   for (int h = 0; h < 2; ++h) u32_4x4(a + 4 * h, o + 4 * h);
 }
+
+#if defined(STRIDED_AVX512)
+// Planes into pixels of 32 bytes (float32 C = 8: nChw8c; float16 C = 16), 64 / W pixels at a
+// time: two groups of 16 / W planes transposed within their lanes (each lane then holds one
+// group's half of a pixel), and lanes4x4 joins two pixels' halves into each vector: 4 shuffles
+// per vector, where the permute chains (float32) take 7. One thread, AMD Zen 5, GB/s: float32
+// C = 8 (1, 8, 64, 64) in cache 53.4 -> 74.8; float16 C = 16 (the panels before) (4, 16, 64, 64)
+// in cache 17.9 -> 39.4, (32, 16, 128, 128) streamed 15.5 -> 23. Returns the rows done.
+template <int W, bool NT> inline i64 interleave32(const byte* s, i64 ss0, byte* d, i64 n1) {
+  static_assert(W == 2 || W == 4, "pixels of 32 bytes: float16 C = 16, float32 C = 8");
+  constexpr int E = 16 / W, P = 4 * E;  // elements per lane; pixels per block (a vector per plane)
+  i64 r = 0;
+  for (; r + P <= n1; r += P) {
+    vec o[2][E];
+    for (int g = 0; g < 2; ++g) {  // o[g][j] lane l: planes gE..gE+E-1 of pixel El + j
+      vec v[E];
+      for (int k = 0; k < E; ++k) v[k] = vload(s + (g * E + k) * ss0 + r * W);
+      if constexpr (W == 2) u16_lanes8(v, o[g]);
+      else u32_4x4(v, o[g]);
+    }
+    for (int j = 0; j < E; j += 2) {
+      vec t[4];
+      lanes4x4(o[0][j], o[1][j], o[0][j + 1], o[1][j + 1], t);  // t[l]: pixels El + j, El + j + 1
+      for (int l = 0; l < 4; ++l) put512<NT>(d + (r + E * l + j) * 32, t[l]);
+    }
+  }
+  return r;
+}
+#endif
 
 // E = 16 / W rows (1- or 2-byte elements) -> o[j], whose lane l holds column l*E + j.
 template <int W> inline void lane_tiles(const vec r[16 / W], vec o[16 / W]) {
@@ -1526,13 +1530,25 @@ void transpose_tiles(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i
 // narrow count C is a template argument and each element is one fixed-offset load and store.
 constexpr int kNarrow = 16;
 
+#if defined(STRIDED_AVX512)
+// The vector interleave for C planes: pixels of 32 bytes by interleave32, others by the permute
+// chains.
+template <int W, int C> constexpr bool has_interleave_vec() {
+  return (has_perm2<W>() && C >= 2 && C <= 8) || (W == 2 && C == 16);
+}
+template <int W, int C, bool NT> inline i64 interleave_vec(const byte* s, i64 ss0, byte* d, i64 n1) {
+  if constexpr (C * W == 32 && (W == 2 || W == 4)) return interleave32<W, NT>(s, ss0, d, n1);
+  else return interleave_simd<W, C, NT>(s, ss0, d, n1);
+}
+#endif
+
 // Interleave C planes (plane c at s + c*ss0, contiguous along r) into rows of C contiguous
 // elements: d[r*ds1 + c*W] = s[c*ss0 + r*W]. A contiguous output (ds1 == C*W) is built 4 KiB
 // at a time in L1 and written whole, streamed when NT (no read-for-ownership of the output).
 template <int W, int C, bool NT> void interleave(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n1) {
   constexpr i64 RW = C * W, R = 4096 / RW;
 #if defined(STRIDED_AVX512)
-  if constexpr (has_perm2<W>() && C >= 2 && C <= 8) {
+  if constexpr (has_interleave_vec<W, C>()) {
     if (ds1 == RW) {
       // Rows up to the first 64-byte-aligned output vector by the scalar loop below.
       i64 h = 0;
@@ -1546,7 +1562,7 @@ template <int W, int C, bool NT> void interleave(const byte* s, i64 ss0, byte* d
           for (i64 r0 = 0; r0 < n1; r0 += R) {
             const i64 m = imin(R, n1 - r0);
             const byte* sp = s + r0 * W;
-            for (i64 r = interleave_simd<W, C, false>(sp, ss0, buf, m); r < m; ++r)
+            for (i64 r = interleave_vec<W, C, false>(sp, ss0, buf, m); r < m; ++r)
               for (int c = 0; c < C; ++c) st<W>(buf + r * RW + c * W, ld<W>(sp + c * ss0 + r * W));
             copy_run<NT>(d + r0 * RW, buf, static_cast<std::size_t>(m * RW));
           }
@@ -1557,8 +1573,8 @@ template <int W, int C, bool NT> void interleave(const byte* s, i64 ss0, byte* d
       for (i64 r = 0; r < h; ++r)
         for (int c = 0; c < C; ++c) st<W>(d + r * RW + c * W, ld<W>(s + c * ss0 + r * W));
       const i64 m =
-          h + (h == 0 && (addr(d) & (SK_VB - 1)) != 0 ? interleave_simd<W, C, false>(s, ss0, d, n1)
-                                                      : interleave_simd<W, C, NT>(s + h * W, ss0, d + h * RW, n1 - h));
+          h + (h == 0 && (addr(d) & (SK_VB - 1)) != 0 ? interleave_vec<W, C, false>(s, ss0, d, n1)
+                                                      : interleave_vec<W, C, NT>(s + h * W, ss0, d + h * RW, n1 - h));
       for (i64 r = m; r < n1; ++r)
         for (int c = 0; c < C; ++c) st<W>(d + r * RW + c * W, ld<W>(s + c * ss0 + r * W));
       return;
@@ -1761,7 +1777,12 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
   // Sides of up to 8: the narrow kernels (shuffle chains); 9..16: panels where they apply
   // (nChw16c: a chain of 15 shuffles per vector ran 1.3x slower than the panel).
   const i64 small = imin(n0, n1);
-  if (unit && small <= kNarrow && (T == 0 || small <= 8 || small % (T > 0 ? T : 1) != 0)) {
+#if defined(STRIDED_AVX512)
+  const bool pixels32 = W == 2 && n0 == 16 && n1 >= 16;  // float16 C = 16: interleave32, not the panels
+#else
+  const bool pixels32 = false;
+#endif
+  if (unit && small <= kNarrow && (T == 0 || small <= 8 || small % (T > 0 ? T : 1) != 0 || pixels32)) {
     if (n0 <= n1) narrow<W, NT, false>(s, ss0, d, ds1, n0, n1);
     else narrow<W, NT, true>(s, ss0, d, ds1, n1, n0);
     return;  // no fence: see k_gather
