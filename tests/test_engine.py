@@ -224,6 +224,30 @@ def test_narrow_interleave_streamed_any_offset(target, dtype, c):
         sd._core._set_stream_threshold(old)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("c", [4, 8, 16])
+def test_narrow_deinterleave_streamed_any_offset(target, dtype, c):
+    """NHWC -> NCHW with a few channels and streaming stores forced (nChw8c -> NCHW; float16
+    C = 16): planes a whole number of lines apart and long enough to stream, and not, starting 0,
+    16, 32 and 48 bytes into a line and one element off; lengths around the vector blocks."""
+    rng = np.random.default_rng(c)
+    isz = np.dtype(dtype).itemsize
+    old = sd._core._stream_threshold()
+    sd._core._set_stream_threshold(0)
+    try:
+        for n in (4096 // isz + 64 // isz, 4096 // isz + 64 // isz + 17, 8192 // isz + 5, 100):
+            x = random_array(rng, (n + 1, c), dtype)[1:]  # n pixels of c channels, one pixel in
+            for off in sorted({0, 16 // isz, 32 // isz, 48 // isz, 1}):
+                buf = np.zeros(c * n + 64 // isz + off + 1, dtype)
+                a = (-buf.ctypes.data) % 64 // isz + off
+                out = buf[a : a + c * n].reshape(c, n)
+                sd.copy(x.T, out)
+                assert_same(out, x.T.copy())
+                assert not buf[:a].any() and not buf[a + c * n :].any()
+    finally:
+        sd._core._set_stream_threshold(old)
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32])
 def test_narrow_deinterleave_streamed(target, threads, dtype):
     """Three channels into rows above the streaming threshold (16 MiB of output), aligned and not."""

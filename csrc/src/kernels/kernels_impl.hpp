@@ -748,6 +748,31 @@ template <int W, bool NT> inline i64 interleave32(const byte* s, i64 ss0, byte* 
   }
   return r;
 }
+// The inverse (nChw8c -> NCHW, NHWC -> NCHW float16 C = 16): both steps are transposes, so the
+// same two undo them in the other order. Rows (planes) r at d + r*ds1; returns the pixels done.
+// One thread, GB/s, against the permute chains (float32) and the panels (float16): float32 C = 8
+// (1, 64, 64, 8) 51.3 -> 72.3, (64, 128, 128, 8) streamed 19.4 -> 27.6; float16 C = 16 (8, 56,
+// 56, 16) 23.4 -> 50.6, (32, 128, 128, 16) streamed 13.2 -> 28.1 (2 threads 36.9 -> 62.2).
+template <int W, bool NT> inline i64 deinterleave32(const byte* s, byte* d, i64 ds1, i64 n) {
+  constexpr int E = 16 / W, P = 4 * E;
+  i64 i = 0;
+  for (; i + P <= n; i += P) {
+    vec o[2][E];
+    for (int j = 0; j < E; j += 2) {
+      vec t[4], x[4];
+      for (int l = 0; l < 4; ++l) t[l] = vload(s + (i + E * l + j) * 32);
+      lanes4x4(t[0], t[1], t[2], t[3], x);
+      o[0][j] = x[0], o[1][j] = x[1], o[0][j + 1] = x[2], o[1][j + 1] = x[3];
+    }
+    for (int g = 0; g < 2; ++g) {
+      vec v[E];
+      if constexpr (W == 2) u16_lanes8(o[g], v);
+      else u32_4x4(o[g], v);
+      for (int k = 0; k < E; ++k) put512<NT>(d + (g * E + k) * ds1 + i * W, v[k]);
+    }
+  }
+  return i;
+}
 #endif
 
 // E = 16 / W rows (1- or 2-byte elements) -> o[j], whose lane l holds column l*E + j.
@@ -1667,10 +1692,11 @@ template <int W, int C, int R, bool NT> inline i64 shuffle_deinterleave(const by
 #if defined(STRIDED_AVX512)
 // Bytes by the shuffles above; wider elements by two-source permutes (gather_simd), C up to 8.
 template <int W, int C> constexpr bool has_deinterleave_simd() {
-  return W == 1 ? has_shuffle_deinterleave<W, C>() : has_perm2<W>() && C >= 2 && C <= 8;
+  return W == 1 ? has_shuffle_deinterleave<W, C>() : (has_perm2<W>() && C >= 2 && C <= 8) || (W == 2 && C == 16);
 }
 template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n) {
   if constexpr (W == 1) return shuffle_deinterleave<W, C, R, NT>(s, d, ds1, n);
+  else if constexpr (C * W == 32 && (W == 2 || W == 4) && R == C) return deinterleave32<W, NT>(s, d, ds1, n);
   else return gather_simd<W, C, R, NT>(s, d, ds1, n);
 }
 #elif defined(STRIDED_AVX2)
@@ -1778,7 +1804,9 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
   // (nChw16c: a chain of 15 shuffles per vector ran 1.3x slower than the panel).
   const i64 small = imin(n0, n1);
 #if defined(STRIDED_AVX512)
-  const bool pixels32 = W == 2 && n0 == 16 && n1 >= 16;  // float16 C = 16: interleave32, not the panels
+  // float16 C = 16: (de)interleave32, not the panels; planes into the cache that would put more
+  // than 8 of their 16 lines in one L1 set keep the panels ((4, 64, 64, 16): 0.70x).
+  const bool pixels32 = W == 2 && small == 16 && (n0 <= n1 || NT || gcd4k(ds1) <= 2048);
 #else
   const bool pixels32 = false;
 #endif
