@@ -181,7 +181,7 @@ def test_transpose_tile_edges(target, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
-@pytest.mark.parametrize("c", [2, 3, 4, 5, 8, 16])
+@pytest.mark.parametrize("c", [2, 3, 4, 5, 8, 16, 32])
 @pytest.mark.parametrize("to_planes", [True, False], ids=["nhwc_to_nchw", "nchw_to_nhwc"])
 def test_narrow_transposes(target, dtype, c, to_planes):
     """A few channels (the narrow de-interleave and interleave and their vector kernels): every
@@ -199,13 +199,13 @@ def test_narrow_transposes(target, dtype, c, to_planes):
             assert not buf[:off].any() and buf[-1] == 0
 
 
-@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
-@pytest.mark.parametrize("c", [2, 3, 4, 7, 8, 16])
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("c", [2, 3, 4, 7, 8, 16, 32])
 def test_narrow_interleave_streamed_any_offset(target, dtype, c):
     """NCHW -> NHWC with a few channels and streaming stores forced, into outputs 0, 16, 32 and 48
     bytes into a line and one element off: rows of 32 or 64 bytes from 16 bytes into a line never
-    reach a line boundary (float32 C = 8, nChw8c; float16 C = 16; float64 C = 4 and 8) and are
-    staged in L1 chunks; lengths around the vector blocks and those chunks."""
+    reach a line boundary (float32 C = 8, nChw8c; float16 C = 16; uint8 C = 32; float64 C = 4
+    and 8) and are staged in L1 chunks; lengths around the vector blocks and those chunks."""
     rng = np.random.default_rng(c)
     isz = np.dtype(dtype).itemsize
     old = sd._core._stream_threshold()
@@ -224,11 +224,11 @@ def test_narrow_interleave_streamed_any_offset(target, dtype, c):
         sd._core._set_stream_threshold(old)
 
 
-@pytest.mark.parametrize("dtype", [np.float16, np.float32])
-@pytest.mark.parametrize("c", [4, 8, 16])
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32])
+@pytest.mark.parametrize("c", [4, 8, 16, 32])
 def test_narrow_deinterleave_streamed_any_offset(target, dtype, c):
     """NHWC -> NCHW with a few channels and streaming stores forced (nChw8c -> NCHW; float16
-    C = 16): planes a whole number of lines apart and long enough to stream, and not, starting 0,
+    C = 16; uint8 C = 16, 32): planes a whole number of lines apart and long enough to stream, and not, starting 0,
     16, 32 and 48 bytes into a line and one element off; lengths around the vector blocks."""
     rng = np.random.default_rng(c)
     isz = np.dtype(dtype).itemsize

@@ -721,65 +721,70 @@ inline void u16_lanes8(const vec r[8], vec o[8]) {
   for (int h = 0; h < 2; ++h) u32_4x4(a + 4 * h, o + 4 * h);
 }
 
+// E = 16 / W rows (1-, 2- or 4-byte elements) -> o[j], whose lane l holds column l*E + j (an
+// E x E transpose within every lane; applied twice, the identity).
+template <int W> inline void lane_tiles(const vec r[16 / W], vec o[16 / W]) {
+  if constexpr (W == 1) u8_lanes16(r, o);
+  else if constexpr (W == 2) u16_lanes8(r, o);
+  else u32_4x4(r, o);
+}
+
 #if defined(STRIDED_AVX512)
-// Planes into pixels of 32 bytes (float32 C = 8: nChw8c; float16 C = 16), 64 / W pixels at a
-// time: two groups of 16 / W planes transposed within their lanes (each lane then holds one
-// group's half of a pixel), and lanes4x4 joins two pixels' halves into each vector: 4 shuffles
-// per vector, where the permute chains (float32) take 7. One thread, AMD Zen 5, GB/s: float32
-// C = 8 (1, 8, 64, 64) in cache 53.4 -> 74.8; float16 C = 16 (the panels before) (4, 16, 64, 64)
-// in cache 17.9 -> 39.4, (32, 16, 128, 128) streamed 15.5 -> 23. Returns the rows done.
-template <int W, bool NT> inline i64 interleave32(const byte* s, i64 ss0, byte* d, i64 n1) {
-  static_assert(W == 2 || W == 4, "pixels of 32 bytes: float16 C = 16, float32 C = 8");
+// Planes into pixels of G 16-byte lanes (G = 1: uint8 C = 16, float16 C = 8; G = 2: uint8 C = 32,
+// float16 C = 16, float32 C = 8, nChw8c), 64 / W pixels at a time: G groups of 16 / W planes
+// transposed within their lanes (lane l of o[g][j] is then group g's part of pixel El + j), and
+// lanes4x4 gathers whole pixels, 4 / G to a vector. Per vector 4 shuffles (G = 2, 32-bit and
+// 16-bit units; bytes 6), where the permute chains take C - 1 (and bytes had only an element
+// loop or the tiles). One thread, AMD Zen 5, GB/s: float32 C = 8 (1, 8, 64, 64) in cache
+// 53.4 -> 74.8; float16 C = 16 (the panels before) (4, 16, 64, 64) in cache 17.9 -> 39.4,
+// (32, 16, 128, 128) streamed 15.5 -> 23; uint8 C = 16 (1, 16, 256, 256) 15.1 -> 37.5,
+// (32, 16, 256, 256) streamed 8.8 -> 20.7; uint8 C = 32 (1, 32, 181, 181) 16.8 -> 30.5;
+// float16 C = 8 (1, 8, 181, 181) 51.5 -> 58.9. Returns the rows done.
+template <int W, int G, bool NT> inline i64 interleave_lanes(const byte* s, i64 ss0, byte* d, i64 n1) {
+  static_assert(W <= 4 && (G == 1 || G == 2), "pixels of one or two 16-byte lanes");
   constexpr int E = 16 / W, P = 4 * E;  // elements per lane; pixels per block (a vector per plane)
   i64 r = 0;
   for (; r + P <= n1; r += P) {
-    vec o[2][E];
-    for (int g = 0; g < 2; ++g) {  // o[g][j] lane l: planes gE..gE+E-1 of pixel El + j
+    vec o[G][E];
+    for (int g = 0; g < G; ++g) {
       vec v[E];
       for (int k = 0; k < E; ++k) v[k] = vload(s + (g * E + k) * ss0 + r * W);
-      if constexpr (W == 2) u16_lanes8(v, o[g]);
-      else u32_4x4(v, o[g]);
+      lane_tiles<W>(v, o[g]);
     }
-    for (int j = 0; j < E; j += 2) {
+    for (int j = 0; j < E; j += 4 / G) {  // t[l]: pixels El + j .. El + j + 4/G - 1
       vec t[4];
-      lanes4x4(o[0][j], o[1][j], o[0][j + 1], o[1][j + 1], t);  // t[l]: pixels El + j, El + j + 1
-      for (int l = 0; l < 4; ++l) put512<NT>(d + (r + E * l + j) * 32, t[l]);
+      lanes4x4(o[0][j], o[1 % G][j + 1 / G], o[0][j + 2 / G], o[(3 % G)][j + 3 / G], t);
+      for (int l = 0; l < 4; ++l) put512<NT>(d + (r + E * l + j) * 16 * G, t[l]);
     }
   }
   return r;
 }
-// The inverse (nChw8c -> NCHW, NHWC -> NCHW float16 C = 16): both steps are transposes, so the
-// same two undo them in the other order. Rows (planes) r at d + r*ds1; returns the pixels done.
-// One thread, GB/s, against the permute chains (float32) and the panels (float16): float32 C = 8
-// (1, 64, 64, 8) 51.3 -> 72.3, (64, 128, 128, 8) streamed 19.4 -> 27.6; float16 C = 16 (8, 56,
-// 56, 16) 23.4 -> 50.6, (32, 128, 128, 16) streamed 13.2 -> 28.1 (2 threads 36.9 -> 62.2).
-template <int W, bool NT> inline i64 deinterleave32(const byte* s, byte* d, i64 ds1, i64 n) {
+// The inverse (nChw8c -> NCHW, ...): both steps are transposes, so the same two undo them in the
+// other order. Rows (planes) r at d + r*ds1; returns the pixels done. One thread, GB/s, against
+// the permute chains (float32) and the panels (float16): float32 C = 8 (1, 64, 64, 8) 51.3 ->
+// 72.3, (64, 128, 128, 8) streamed 19.4 -> 27.6; float16 C = 16 (8, 56, 56, 16) 23.4 -> 50.6,
+// (32, 128, 128, 16) streamed 13.2 -> 28.1 (2 threads 36.9 -> 62.2); uint8 C = 32 (16, 256, 256,
+// 32) streamed 11.6 -> 16.9 (in cache, (1, 181, 181, 32), on par with the tiles).
+template <int W, int G, bool NT> inline i64 deinterleave_lanes(const byte* s, byte* d, i64 ds1, i64 n) {
   constexpr int E = 16 / W, P = 4 * E;
   i64 i = 0;
   for (; i + P <= n; i += P) {
-    vec o[2][E];
-    for (int j = 0; j < E; j += 2) {
+    vec o[G][E];
+    for (int j = 0; j < E; j += 4 / G) {
       vec t[4], x[4];
-      for (int l = 0; l < 4; ++l) t[l] = vload(s + (i + E * l + j) * 32);
+      for (int l = 0; l < 4; ++l) t[l] = vload(s + (i + E * l + j) * 16 * G);
       lanes4x4(t[0], t[1], t[2], t[3], x);
-      o[0][j] = x[0], o[1][j] = x[1], o[0][j + 1] = x[2], o[1][j + 1] = x[3];
+      for (int m = 0; m < 4; ++m) o[m % G][j + m / G] = x[m];
     }
-    for (int g = 0; g < 2; ++g) {
+    for (int g = 0; g < G; ++g) {
       vec v[E];
-      if constexpr (W == 2) u16_lanes8(o[g], v);
-      else u32_4x4(o[g], v);
+      lane_tiles<W>(o[g], v);
       for (int k = 0; k < E; ++k) put512<NT>(d + (g * E + k) * ds1 + i * W, v[k]);
     }
   }
   return i;
 }
 #endif
-
-// E = 16 / W rows (1- or 2-byte elements) -> o[j], whose lane l holds column l*E + j.
-template <int W> inline void lane_tiles(const vec r[16 / W], vec o[16 / W]) {
-  if constexpr (W == 1) u8_lanes16(r, o);
-  else u16_lanes8(r, o);
-}
 
 // E = 16 / W source rows of 16*NL bytes -> NL tiles of E x E elements of W = 1 or 2 bytes.
 template <int W, int NL = kLanes> inline void wide(const byte* s, i64 sst, byte* d, i64 dst) {
@@ -1555,14 +1560,24 @@ void transpose_tiles(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i
 // narrow count C is a template argument and each element is one fixed-offset load and store.
 constexpr int kNarrow = 16;
 
+// The 16-byte lanes of a pixel of C elements that (de)interleave_lanes take on this target, 0
+// where they do not (float32 C = 4 keeps its permute chains: 3 per vector).
+template <int W, int C> constexpr int lane_groups() {
 #if defined(STRIDED_AVX512)
-// The vector interleave for C planes: pixels of 32 bytes by interleave32, others by the permute
+  return W <= 4 && C * W == 32 ? 2 : W <= 2 && C * W == 16 ? 1 : 0;
+#else
+  return 0;
+#endif
+}
+
+#if defined(STRIDED_AVX512)
+// The vector interleave for C planes: whole lanes by interleave_lanes, others by the permute
 // chains.
 template <int W, int C> constexpr bool has_interleave_vec() {
-  return (has_perm2<W>() && C >= 2 && C <= 8) || (W == 2 && C == 16);
+  return (has_perm2<W>() && C >= 2 && C <= 8) || lane_groups<W, C>() > 0;
 }
 template <int W, int C, bool NT> inline i64 interleave_vec(const byte* s, i64 ss0, byte* d, i64 n1) {
-  if constexpr (C * W == 32 && (W == 2 || W == 4)) return interleave32<W, NT>(s, ss0, d, n1);
+  if constexpr (lane_groups<W, C>() > 0) return interleave_lanes<W, lane_groups<W, C>(), NT>(s, ss0, d, n1);
   else return interleave_simd<W, C, NT>(s, ss0, d, n1);
 }
 #endif
@@ -1583,6 +1598,13 @@ template <int W, int C, bool NT> void interleave(const byte* s, i64 ss0, byte* d
         // C = 8, nChw8c; float64 C = 4, 8): streamed, every store would split two lines and
         // none stream. Staged in L1 and streamed whole (copy_run).
         if constexpr (NT) {
+          // The planes' rows up to a source line first, where the planes are whole lines apart:
+          // each vector load then reads one line, not two (many planes a power of two apart
+          // share an L1 set, which evicts a straddled line before the next load wants its rest).
+          const i64 h0 = ss0 % 64 == 0 ? imin(n1, to_line<W>(s)) : 0;
+          for (i64 r = 0; r < h0; ++r)
+            for (int c = 0; c < C; ++c) st<W>(d + r * RW + c * W, ld<W>(s + c * ss0 + r * W));
+          s += h0 * W, d += h0 * RW, n1 -= h0;
           alignas(64) byte buf[R * RW];
           for (i64 r0 = 0; r0 < n1; r0 += R) {
             const i64 m = imin(R, n1 - r0);
@@ -1690,13 +1712,14 @@ template <int W, int C, int R, bool NT> inline i64 shuffle_deinterleave(const by
 #endif
 
 #if defined(STRIDED_AVX512)
-// Bytes by the shuffles above; wider elements by two-source permutes (gather_simd), C up to 8.
+// Whole lanes by deinterleave_lanes; other bytes by the shuffles above; wider elements by
+// two-source permutes (gather_simd), C up to 8.
 template <int W, int C> constexpr bool has_deinterleave_simd() {
-  return W == 1 ? has_shuffle_deinterleave<W, C>() : (has_perm2<W>() && C >= 2 && C <= 8) || (W == 2 && C == 16);
+  return lane_groups<W, C>() > 0 || (W == 1 ? has_shuffle_deinterleave<W, C>() : has_perm2<W>() && C >= 2 && C <= 8);
 }
 template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n) {
-  if constexpr (W == 1) return shuffle_deinterleave<W, C, R, NT>(s, d, ds1, n);
-  else if constexpr (C * W == 32 && (W == 2 || W == 4) && R == C) return deinterleave32<W, NT>(s, d, ds1, n);
+  if constexpr (lane_groups<W, C>() > 0 && R == C) return deinterleave_lanes<W, lane_groups<W, C>(), NT>(s, d, ds1, n);
+  else if constexpr (W == 1) return shuffle_deinterleave<W, C, R, NT>(s, d, ds1, n);
   else return gather_simd<W, C, R, NT>(s, d, ds1, n);
 }
 #elif defined(STRIDED_AVX2)
@@ -1803,14 +1826,23 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
   // Sides of up to 8: the narrow kernels (shuffle chains); 9..16: panels where they apply
   // (nChw16c: a chain of 15 shuffles per vector ran 1.3x slower than the panel).
   const i64 small = imin(n0, n1);
+  // Pixels of one or two whole 16-byte lanes (uint8 C = 16, 32; float16 C = 16): the narrow
+  // kernels' (de)interleave_lanes, not the tiles; planes into the cache that would put more than
+  // 8 of their lines in one L1 set keep the tiles (float16 (4, 64, 64, 16) ran 0.70x).
 #if defined(STRIDED_AVX512)
-  // float16 C = 16: (de)interleave32, not the panels; planes into the cache that would put more
-  // than 8 of their 16 lines in one L1 set keep the panels ((4, 64, 64, 16): 0.70x).
-  const bool pixels32 = W == 2 && small == 16 && (n0 <= n1 || NT || gcd4k(ds1) <= 2048);
+  const bool lanes = ((W == 1 && (small == 16 || small == 32)) || (W == 2 && small == 16)) &&
+                     (n0 <= n1 || NT || small * gcd4k(ds1) <= 8 * 4096);
 #else
-  const bool pixels32 = false;
+  const bool lanes = false;
 #endif
-  if (unit && small <= kNarrow && (T == 0 || small <= 8 || small % (T > 0 ? T : 1) != 0 || pixels32)) {
+  if constexpr (W == 1) {
+    if (unit && lanes && small == 32) {
+      if (n0 <= n1) interleave<W, 32, NT>(s, ss0, d, ds1, n1);
+      else deinterleave<W, 32, NT>(s, ss0, d, ds1, n0);
+      return;
+    }
+  }
+  if (unit && small <= kNarrow && (T == 0 || small <= 8 || small % (T > 0 ? T : 1) != 0 || lanes)) {
     if (n0 <= n1) narrow<W, NT, false>(s, ss0, d, ds1, n0, n1);
     else narrow<W, NT, true>(s, ss0, d, ds1, n1, n0);
     return;  // no fence: see k_gather
