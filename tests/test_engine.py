@@ -181,7 +181,7 @@ def test_transpose_tile_edges(target, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
-@pytest.mark.parametrize("c", [2, 3, 4, 5, 8, 16, 32])
+@pytest.mark.parametrize("c", [2, 3, 4, 5, 8, 12, 15, 16, 32])
 @pytest.mark.parametrize("to_planes", [True, False], ids=["nhwc_to_nchw", "nchw_to_nhwc"])
 def test_narrow_transposes(target, dtype, c, to_planes):
     """A few channels (the narrow de-interleave and interleave and their vector kernels): every
@@ -200,7 +200,7 @@ def test_narrow_transposes(target, dtype, c, to_planes):
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
-@pytest.mark.parametrize("c", [2, 3, 4, 7, 8, 16, 32])
+@pytest.mark.parametrize("c", [2, 3, 4, 5, 7, 8, 12, 16, 32])
 def test_narrow_interleave_streamed_any_offset(target, dtype, c):
     """NCHW -> NHWC with a few channels and streaming stores forced, into outputs 0, 16, 32 and 48
     bytes into a line and one element off: rows of 32 or 64 bytes from 16 bytes into a line never
