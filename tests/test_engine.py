@@ -4,6 +4,8 @@ rule: test all compiled targets, not only the best one)."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -225,10 +227,10 @@ def test_narrow_interleave_streamed_any_offset(target, dtype, c):
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32])
-@pytest.mark.parametrize("c", [4, 8, 16, 32])
+@pytest.mark.parametrize("c", [4, 5, 8, 12, 16, 32])
 def test_narrow_deinterleave_streamed_any_offset(target, dtype, c):
     """NHWC -> NCHW with a few channels and streaming stores forced (nChw8c -> NCHW; float16
-    C = 16; uint8 C = 16, 32): planes a whole number of lines apart and long enough to stream, and not, starting 0,
+    C = 16; uint8 C = 5..16, 32): planes a whole number of lines apart and long enough to stream, and not, starting 0,
     16, 32 and 48 bytes into a line and one element off; lengths around the vector blocks."""
     rng = np.random.default_rng(c)
     isz = np.dtype(dtype).itemsize
@@ -244,6 +246,29 @@ def test_narrow_deinterleave_streamed_any_offset(target, dtype, c):
                 sd.copy(x.T, out)
                 assert_same(out, x.T.copy())
                 assert not buf[:a].any() and not buf[a + c * n :].any()
+    finally:
+        sd._core._set_stream_threshold(old)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="guard pages by mmap + mprotect (POSIX)")
+@pytest.mark.parametrize("c", [3, 5, 8, 12, 15])
+@pytest.mark.parametrize("streamed", [False, True])
+def test_narrow_deinterleave_source_ends_at_a_guard_page(target, c, streamed):
+    """uint8 pixels of c bytes into planes, the last pixel the last byte before a PROT_NONE page:
+    the vector kernels load 16 bytes from a pixel's start, and must stop before that reads past
+    the source (a read past it ends the process)."""
+    from _guard import guarded
+
+    rng = np.random.default_rng(c)
+    old = sd._core._stream_threshold()
+    sd._core._set_stream_threshold(0 if streamed else old)
+    try:
+        for n in (64, 65, 127, 128, 1000, 4096 + 64):
+            x = guarded((n, c), np.uint8, at_end=True)
+            x[...] = random_array(rng, (n, c), np.uint8)
+            out = np.zeros((c, n), np.uint8)
+            sd.copy(x.T, out)
+            assert_same(out, x.T.copy())
     finally:
         sd._core._set_stream_threshold(old)
 

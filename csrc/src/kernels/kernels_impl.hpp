@@ -1608,6 +1608,33 @@ template <int W, int C> inline i64 interleave_pad(const byte* s, i64 ss0, byte* 
   return 0;
 }
 
+// The inverse: rows of C = 5..15 bytes (ss0 == C) into C planes, 64 rows at a time: 16-byte
+// loads of rows 16l + k into lane l of vector k, the same in-lane transposes, and the first C
+// vectors stored. The loads read 16 - C bytes past a row: blocks stop where that would pass the
+// last row. Returns the rows done (0 where this target has no such kernel).
+template <int W, int C, bool NT> inline i64 deinterleave_pad(const byte* s, byte* d, i64 ds1, i64 n) {
+#if defined(STRIDED_AVX512)
+  if constexpr (W == 1 && C >= 5 && C <= 15) {
+    i64 i = 0;
+    for (; (i + 64) * C + 16 - C <= n * C; i += 64) {
+      vec v[16], o[16];
+      for (int k = 0; k < 16; ++k) {
+        const byte* p = s + (i + k) * C;
+        v[k] = _mm512_inserti32x4(_mm512_castsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * C)), 1);
+        v[k] = _mm512_inserti32x4(v[k], _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 32 * C)), 2);
+        v[k] = _mm512_inserti32x4(v[k], _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 48 * C)), 3);
+      }
+      u8_lanes16(v, o);
+      for (int c = 0; c < C; ++c) put512<NT>(d + c * ds1 + i, o[c]);
+    }
+    return i;
+  }
+#endif
+  (void)s, (void)d, (void)ds1, (void)n;
+  return 0;
+}
+
 // Interleave C planes (plane c at s + c*ss0, contiguous along r) into rows of C contiguous
 // elements: d[r*ds1 + c*W] = s[c*ss0 + r*W]. A contiguous output (ds1 == C*W) is built 4 KiB
 // at a time in L1 and written whole, streamed when NT (no read-for-ownership of the output).
@@ -1741,10 +1768,12 @@ template <int W, int C, int R, bool NT> inline i64 shuffle_deinterleave(const by
 // Whole lanes by deinterleave_lanes; other bytes by the shuffles above; wider elements by
 // two-source permutes (gather_simd), C up to 8.
 template <int W, int C> constexpr bool has_deinterleave_simd() {
-  return lane_groups<W, C>() > 0 || (W == 1 ? has_shuffle_deinterleave<W, C>() : has_perm2<W>() && C >= 2 && C <= 8);
+  return lane_groups<W, C>() > 0 || (W == 1 && C >= 5 && C <= 15) ||
+         (W == 1 ? has_shuffle_deinterleave<W, C>() : has_perm2<W>() && C >= 2 && C <= 8);
 }
 template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n) {
   if constexpr (lane_groups<W, C>() > 0 && R == C) return deinterleave_lanes<W, lane_groups<W, C>(), NT>(s, d, ds1, n);
+  else if constexpr (W == 1 && C >= 5 && C <= 15 && R == C) return deinterleave_pad<W, C, NT>(s, d, ds1, n);
   else if constexpr (W == 1) return shuffle_deinterleave<W, C, R, NT>(s, d, ds1, n);
   else return gather_simd<W, C, R, NT>(s, d, ds1, n);
 }
