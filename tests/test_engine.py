@@ -203,46 +203,27 @@ def test_narrow_transposes(target, dtype, c, to_planes):
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("c", [2, 3, 4, 5, 7, 8, 12, 16, 32])
-def test_narrow_interleave_streamed_any_offset(target, dtype, c):
-    """NCHW -> NHWC with a few channels and streaming stores forced, into outputs 0, 16, 32 and 48
-    bytes into a line and one element off: rows of 32 or 64 bytes from 16 bytes into a line never
+@pytest.mark.parametrize("to_planes", [True, False], ids=["nhwc_to_nchw", "nchw_to_nhwc"])
+def test_narrow_streamed_any_offset(target, dtype, c, to_planes):
+    """A few channels with streaming stores forced, into outputs 0, 16, 32 and 48 bytes into a
+    line and one element off. NCHW -> NHWC: rows of 32 or 64 bytes from 16 bytes into a line never
     reach a line boundary (float32 C = 8, nChw8c; float16 C = 16; uint8 C = 32; float64 C = 4
-    and 8) and are staged in L1 chunks; lengths around the vector blocks and those chunks."""
+    and 8) and are staged in L1 chunks. NHWC -> NCHW (nChw8c -> NCHW; uint8 C = 5..16, 32): planes
+    a whole number of lines apart and long enough to stream, and not. Lengths around the vector
+    blocks and the chunks."""
     rng = np.random.default_rng(c)
     isz = np.dtype(dtype).itemsize
+    lengths = (4096 // isz + 64 // isz, 4096 // isz + 64 // isz + 17, 8192 // isz + 5, 100)
     old = sd._core._stream_threshold()
     sd._core._set_stream_threshold(0)
     try:
-        for n in (15, 16, 17, 127, 129, 1000, 4099):
-            x = random_array(rng, (c, n + 1), dtype)[:, 1:]  # c planes of n, one pixel in
+        for n in lengths if to_planes else (15, 16, 17, 127, 129, 1000, 4099):
+            # n pixels of c channels, or c planes of n, one pixel in
+            x = random_array(rng, (n + 1, c), dtype)[1:] if to_planes else random_array(rng, (c, n + 1), dtype)[:, 1:]
             for off in sorted({0, 16 // isz, 32 // isz, 48 // isz, 1}):
                 buf = np.zeros(c * n + 64 // isz + off + 1, dtype)
                 a = (-buf.ctypes.data) % 64 // isz + off  # `off` elements past a line boundary
-                out = buf[a : a + c * n].reshape(n, c)
-                sd.copy(x.T, out)
-                assert_same(out, x.T.copy())
-                assert not buf[:a].any() and not buf[a + c * n :].any()
-    finally:
-        sd._core._set_stream_threshold(old)
-
-
-@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32])
-@pytest.mark.parametrize("c", [4, 5, 8, 12, 16, 32])
-def test_narrow_deinterleave_streamed_any_offset(target, dtype, c):
-    """NHWC -> NCHW with a few channels and streaming stores forced (nChw8c -> NCHW; float16
-    C = 16; uint8 C = 5..16, 32): planes a whole number of lines apart and long enough to stream, and not, starting 0,
-    16, 32 and 48 bytes into a line and one element off; lengths around the vector blocks."""
-    rng = np.random.default_rng(c)
-    isz = np.dtype(dtype).itemsize
-    old = sd._core._stream_threshold()
-    sd._core._set_stream_threshold(0)
-    try:
-        for n in (4096 // isz + 64 // isz, 4096 // isz + 64 // isz + 17, 8192 // isz + 5, 100):
-            x = random_array(rng, (n + 1, c), dtype)[1:]  # n pixels of c channels, one pixel in
-            for off in sorted({0, 16 // isz, 32 // isz, 48 // isz, 1}):
-                buf = np.zeros(c * n + 64 // isz + off + 1, dtype)
-                a = (-buf.ctypes.data) % 64 // isz + off
-                out = buf[a : a + c * n].reshape(c, n)
+                out = buf[a : a + c * n].reshape(x.T.shape)
                 sd.copy(x.T, out)
                 assert_same(out, x.T.copy())
                 assert not buf[:a].any() and not buf[a + c * n :].any()
