@@ -232,12 +232,13 @@ def test_narrow_streamed_any_offset(target, dtype, c, to_planes):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="guard pages by mmap + mprotect (POSIX)")
-@pytest.mark.parametrize("c", [3, 5, 8, 12, 15])
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+@pytest.mark.parametrize("c", [3, 5, 8, 9, 12, 15])
 @pytest.mark.parametrize("streamed", [False, True])
-def test_narrow_deinterleave_source_ends_at_a_guard_page(target, c, streamed):
-    """uint8 pixels of c bytes into planes, the last pixel the last byte before a PROT_NONE page:
-    the vector kernels load 16 bytes from a pixel's start, and must stop before that reads past
-    the source (a read past it ends the process)."""
+def test_narrow_deinterleave_source_ends_at_a_guard_page(target, dtype, c, streamed):
+    """Pixels of c elements into planes, the last pixel's last byte before a PROT_NONE page: the
+    vector kernels load 16 elements from a pixel's start (uint8 C = 5..15, float32 C = 9..15), and
+    must stop before that reads past the source (a read past it ends the process)."""
     from _guard import guarded
 
     rng = np.random.default_rng(c)
@@ -245,9 +246,9 @@ def test_narrow_deinterleave_source_ends_at_a_guard_page(target, c, streamed):
     sd._core._set_stream_threshold(0 if streamed else old)
     try:
         for n in (64, 65, 127, 128, 1000, 4096 + 64):
-            x = guarded((n, c), np.uint8, at_end=True)
-            x[...] = random_array(rng, (n, c), np.uint8)
-            out = np.zeros((c, n), np.uint8)
+            x = guarded((n, c), dtype, at_end=True)
+            x[...] = random_array(rng, (n, c), dtype)
+            out = np.zeros((c, n), dtype)
             sd.copy(x.T, out)
             assert_same(out, x.T.copy())
     finally:
