@@ -469,11 +469,16 @@ inline void u32_16x16(const __m512i r[16], __m512i o[16]) {
     for (int L = 0; L < 4; ++L) o[4 * L + j] = q[L];
   }
 }
+// N rows of 64 bytes (sst apart) through the N x N transpose Net, to N rows dst apart.
+template <int N, bool NT, void (*Net)(const __m512i*, __m512i*)>
+inline void micro_net(const byte* s, i64 sst, byte* d, i64 dst) {
+  __m512i r[N], o[N];
+  for (int k = 0; k < N; ++k) r[k] = _mm512_loadu_si512(s + k * sst);
+  Net(r, o);
+  for (int c = 0; c < N; ++c) put512<NT>(d + c * dst, o[c]);
+}
 template <bool NT> inline void micro_u32_16(const byte* s, i64 sst, byte* d, i64 dst) {
-  __m512i r[16], o[16];
-  for (int k = 0; k < 16; ++k) r[k] = _mm512_loadu_si512(s + k * sst);
-  u32_16x16(r, o);
-  for (int c = 0; c < 16; ++c) put512<NT>(d + c * dst, o[c]);
+  micro_net<16, NT, u32_16x16>(s, sst, d, dst);
 }
 // 8 rows of 8 8-byte units -> q[j] = unit j of every row.
 inline void u64_8x8(const __m512i r[8], __m512i q[8]) {
@@ -489,10 +494,7 @@ inline void u64_8x8(const __m512i r[8], __m512i q[8]) {
   }
 }
 template <bool NT> inline void micro_u64_8(const byte* s, i64 sst, byte* d, i64 dst) {
-  __m512i r[8], q[8];
-  for (int k = 0; k < 8; ++k) r[k] = _mm512_loadu_si512(s + k * sst);
-  u64_8x8(r, q);
-  for (int j = 0; j < 8; ++j) put512<NT>(d + j * dst, q[j]);
+  micro_net<8, NT, u64_8x8>(s, sst, d, dst);
 }
 
 // float16 C = 24: 32 pixels of 24 planes <-> 32 packed pixel rows of 48 bytes, 24 whole lines
