@@ -1482,12 +1482,13 @@ inline i64 gcd4k(i64 st) {
 // bytes apart, counted: a stride a few bytes off a multiple of 4 KiB crowds the rows as much as
 // the multiple does, though its gcd with 4 KiB is small (NHWC -> NCHW float16 (1, 90, 91, 64),
 // planes 16380 bytes apart: the blocks ran 11.9 GB/s on one thread, the panels 24.6).
-template <int W> i64 lines_per_set(i64 st) {
+inline i64 rows_per_set(i64 st, i64 rows) {  // rows <= 255
   unsigned char n[64] = {};
   i64 most = 0;
-  for (i64 r = 0; r < block_tile<W>(); ++r) most = imax(most, ++n[((r * st) >> 6) & 63]);
+  for (i64 r = 0; r < rows; ++r) most = imax(most, ++n[((r * st) >> 6) & 63]);
   return most;
 }
+template <int W> i64 lines_per_set(i64 st) { return rows_per_set(st, block_tile<W>()); }
 template <int W> bool line_blocks_crowded(i64 ss0, i64 ds1) {
   return W <= 2 && line_edge<W>() > 0 && lines_per_set<W>(ss0) >= 16 && 4 * lines_per_set<W>(ds1) <= 16;
 }
@@ -1596,7 +1597,7 @@ template <int W, int C, bool NT> inline i64 interleave_vec(const byte* s, i64 ss
 }
 #endif
 
-// Bytes of C = 5..15 planes into rows of C, into an L1 chunk (copy_run writes it out) with 16
+// Bytes of C = 5..15 planes into rows of C, into an L1 chunk (copy_run writes it out) with 64
 // bytes of slack: 64 rows at a time, the planes and 16 - C zero vectors transposed within their
 // lanes (lane l of o[j] is then row 16l + j), each row a 16-byte store in row order (the next
 // row overwrites the 16 - C bytes past it; masked stores of C bytes ran 0.6-0.95x as fast). One
@@ -1923,7 +1924,7 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
   // 8 of their lines in one L1 set keep the tiles (float16 (4, 64, 64, 16) ran 0.70x).
 #if defined(STRIDED_AVX512)
   const bool lanes = ((W == 1 && (small == 16 || small == 32)) || (W == 2 && small == 16)) &&
-                     (n0 <= n1 || NT || small * gcd4k(ds1) <= 8 * 4096);
+                     (n0 <= n1 || NT || rows_per_set(ds1, small) <= 8);
 #else
   const bool lanes = false;
 #endif
