@@ -183,12 +183,13 @@ def test_transpose_tile_edges(target, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
-@pytest.mark.parametrize("c", [2, 3, 4, 5, 8, 12, 15, 16, 32])
+@pytest.mark.parametrize("c", [2, 3, 4, 5, 8, 12, 15, 16, 17, 20, 24, 31, 32, 40, 48, 63])
 @pytest.mark.parametrize("to_planes", [True, False], ids=["nhwc_to_nchw", "nchw_to_nhwc"])
 def test_narrow_transposes(target, dtype, c, to_planes):
-    """A few channels (the narrow de-interleave and interleave and their vector kernels): every
-    length around the vector sizes and the 4 KiB staging chunks, sources starting one pixel in,
-    outputs one element off alignment and aligned."""
+    """A few channels (the narrow de-interleave and interleave and their vector kernels; uint8
+    and float16 pixels of 17..63 bytes by groups of 16 bytes): every length around the vector
+    sizes and the 4 KiB staging chunks, sources starting one pixel in, outputs one element off
+    alignment and aligned."""
     rng = np.random.default_rng(c)
     for n in [*range(1, 100), 1000, 4099]:
         x = random_array(rng, (n + 1, c) if to_planes else (c, n + 1), dtype)
@@ -202,7 +203,7 @@ def test_narrow_transposes(target, dtype, c, to_planes):
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
-@pytest.mark.parametrize("c", [2, 3, 4, 5, 7, 8, 12, 16, 32])
+@pytest.mark.parametrize("c", [2, 3, 4, 5, 7, 8, 12, 16, 20, 24, 32, 40, 63])
 @pytest.mark.parametrize("to_planes", [True, False], ids=["nhwc_to_nchw", "nchw_to_nhwc"])
 def test_narrow_streamed_any_offset(target, dtype, c, to_planes):
     """A few channels with streaming stores forced, into outputs 0, 16, 32 and 48 bytes into a
@@ -232,13 +233,14 @@ def test_narrow_streamed_any_offset(target, dtype, c, to_planes):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="guard pages by mmap + mprotect (POSIX)")
-@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
-@pytest.mark.parametrize("c", [3, 5, 8, 9, 12, 15])
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32])
+@pytest.mark.parametrize("c", [3, 5, 8, 9, 12, 15, 20, 24, 40, 63])
 @pytest.mark.parametrize("streamed", [False, True])
 def test_narrow_deinterleave_source_ends_at_a_guard_page(target, dtype, c, streamed):
     """Pixels of c elements into planes, the last pixel's last byte before a PROT_NONE page: the
-    vector kernels load 16 elements from a pixel's start (uint8 C = 5..15, float32 C = 9..15), and
-    must stop before that reads past the source (a read past it ends the process)."""
+    vector kernels load 16 elements from a pixel's start (uint8 C = 5..15, float32 C = 9..15) or
+    from a 16-byte group's (uint8 and float16 pixels of 17..63 bytes), and must stop before that
+    reads past the source (a read past it ends the process)."""
     from _guard import guarded
 
     rng = np.random.default_rng(c)

@@ -736,6 +736,69 @@ template <int W> inline void lane_tiles(const vec r[16 / W], vec o[16 / W]) {
 }
 
 #if defined(STRIDED_AVX512)
+// Lane l of o[j] (16 bytes) to q + (E*l + j)*st, in that (pixel) order.
+template <int E, int l = 0> inline void put_pixels(byte* q, i64 st, const vec o[E]) {
+  for (int j = 0; j < E; ++j) _mm_storeu_si128(reinterpret_cast<__m128i*>(q + (l * E + j) * st), lane<l>(o[j]));
+  if constexpr (l + 1 < kLanes) put_pixels<E, l + 1>(q, st, o);
+}
+// Pixels of C elements of W = 1 or 2 bytes that are not whole 16-byte lanes (uint8 C = 5..15,
+// 17..63; float16 C = 9..15, 17..31), C at run time: groups of E = 16 / W planes, the last one
+// padded with zero planes, each transposed within its lanes (lane l of o[j] is then pixel
+// El + j's 16 bytes of the group), 4E pixels at a time. Interleaved into rows of C elements at d
+// (16 bytes of slack past the last), one 16-byte store per pixel and group: the padded group's
+// stores pass the pixel's end by under 16 bytes, into the next pixel's first group (the padded
+// group is stored first, in pixel order, and the first group after it). Returns the pixels done.
+template <int W> STRIDED_ALWAYS_INLINE i64 interleave_groups(const byte* s, i64 ss0, byte* d, i64 n1, i64 C) {
+  constexpr int E = 16 / W, P = 4 * E;
+  const i64 RW = C * W, G = (C + E - 1) / E;
+  i64 r = 0;
+  for (; r + P <= n1; r += P) {
+    for (i64 t = 0; t < G; ++t) {
+      const i64 g = t == 0 ? G - 1 : t - 1;
+      vec v[E], o[E];
+      for (int k = 0; k < E; ++k) v[k] = g * E + k < C ? vload(s + (g * E + k) * ss0 + r * W) : _mm512_setzero_si512();
+      lane_tiles<W>(v, o);
+      put_pixels<E>(d + r * RW + g * 16, RW, o);
+    }
+  }
+  return r;
+}
+// The inverse: pixels of C elements (rows RW = C*W bytes apart at s) into C planes (plane c at
+// d + c*ds1), 4E pixels at a time: lane l of v[k] the 16 bytes of group g of pixel El + k. The
+// padded group's loads read up to 16 bytes past a pixel: blocks stop where that would pass the
+// last one. Each group takes KB blocks in turn, so that every plane gets KB lines at once (the
+// source read again from L1 / L2 per group); one thread, uint8 C = 24: 1 MiB KB 1 -> 8 21 -> 31
+// GB/s, 32 MiB 1 -> 32 5.2 -> 10.7 (64: 11.0). Returns the pixels done.
+template <int W, bool NT> STRIDED_ALWAYS_INLINE i64 deinterleave_groups(const byte* s, byte* d, i64 ds1, i64 n, i64 C,
+                                                                        i64 KB) {
+  constexpr int E = 16 / W, P = 4 * E;
+  const i64 RW = C * W, G = (C + E - 1) / E;
+  const auto fits = [&](i64 j) { return (j + P) * RW + G * 16 - RW <= n * RW; };
+  i64 i = 0;
+  while (fits(i)) {
+    i64 nb = 1;
+    while (nb < KB && fits(i + nb * P)) ++nb;
+    for (i64 g = 0; g < G; ++g) {
+      for (i64 b = i; b < i + nb * P; b += P) {
+        vec v[E], o[E];
+        for (int k = 0; k < E; ++k) {
+          const byte* p = s + (b + k) * RW + g * 16;
+          v[k] = _mm512_inserti32x4(_mm512_castsi128_si512(get128(p)), get128(p + E * RW), 1);
+          v[k] = _mm512_inserti32x4(v[k], get128(p + 2 * E * RW), 2);
+          v[k] = _mm512_inserti32x4(v[k], get128(p + 3 * E * RW), 3);
+        }
+        lane_tiles<W>(v, o);
+        for (int c = 0; c < E; ++c)  // (a fixed count: o stays in registers)
+          if (g * E + c < C) put512<NT>(d + (g * E + c) * ds1 + b * W, o[c]);
+      }
+    }
+    i += nb * P;
+  }
+  return i;
+}
+#endif
+
+#if defined(STRIDED_AVX512)
 // Planes into pixels of G 16-byte lanes (G = 1: uint8 C = 16, float16 C = 8; G = 2: uint8 C = 32,
 // float16 C = 16, float32 C = 8, nChw8c), 64 / W pixels at a time: G groups of 16 / W planes
 // transposed within their lanes (lane l of o[g][j] is then group g's part of pixel El + j), and
@@ -1597,27 +1660,25 @@ template <int W, int C, bool NT> inline i64 interleave_vec(const byte* s, i64 ss
 }
 #endif
 
-// Bytes of C = 5..15 planes into rows of C, into an L1 chunk (copy_run writes it out) with 64
-// bytes of slack: 64 rows at a time, the planes and 16 - C zero vectors transposed within their
-// lanes (lane l of o[j] is then row 16l + j), each row a 16-byte store in row order (the next
-// row overwrites the 16 - C bytes past it; masked stores of C bytes ran 0.6-0.95x as fast). One
-// thread, GB/s, against the element loop: C = 5 (1, 5, 458, 458) 7.1 -> 16.9, C = 12 6.1 -> 22.7,
-// (32, 12, 300, 300) 6.2 -> 17.5. float32 C = 9..15 the same with 16x16 tiles of 4 bytes
-// (1, 12, 100, 100) 24.0 -> 47.7. Returns the rows done (0 where this target has no such kernel).
+// The narrow counts that interleave_pad and deinterleave_pad take by the groups above (AVX-512):
+// uint8 C = 5..15 and float16 C = 9..15, one 16-byte store per pixel in pixel order into an L1
+// chunk (masked stores of C bytes ran 0.6-0.95x as fast). One thread, GB/s, against the element
+// loop: uint8 C = 5 (1, 5, 458, 458) 7.1 -> 16.9, C = 12 6.1 -> 22.7, (32, 12, 300, 300) 6.2 ->
+// 17.5; float16 C = 12 (1, 12, 200, 200) 15.3 -> 33.5, NHWC -> NCHW 15.7 -> 42.1, (8, 12, 512,
+// 512) 10 / 10.3 -> 18.7 / 22.1. float32 C = 9..15 the same with 16x16 tiles of 4 bytes (1, 12,
+// 100, 100) 24.0 -> 47.7. Both return the rows done (0 where this target has no such kernel).
+template <int W, int C> constexpr bool has_groups() {
+#if defined(STRIDED_AVX512)
+  return (W == 1 && C >= 5 && C <= 15) || (W == 2 && C >= 9 && C <= 15);
+#else
+  return false;
+#endif
+}
+template <int W, int C> constexpr bool has_pad() { return has_groups<W, C>() || (W == 4 && C >= 9 && C <= 15); }
 template <int W, int C> inline i64 interleave_pad(const byte* s, i64 ss0, byte* d, i64 n1) {
 #if defined(STRIDED_AVX512)
-  if constexpr (W == 1 && C >= 5 && C <= 15) {
-    i64 r = 0;
-    for (; r + 64 <= n1; r += 64) {
-      vec v[16], o[16];
-      for (int c = 0; c < 16; ++c) v[c] = c < C ? vload(s + c * ss0 + r) : _mm512_setzero_si512();
-      u8_lanes16(v, o);
-      for (int j = 0; j < 16; ++j) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + (r + j) * C), lane<0>(o[j]));
-      for (int j = 0; j < 16; ++j) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + (r + 16 + j) * C), lane<1>(o[j]));
-      for (int j = 0; j < 16; ++j) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + (r + 32 + j) * C), lane<2>(o[j]));
-      for (int j = 0; j < 16; ++j) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + (r + 48 + j) * C), lane<3>(o[j]));
-    }
-    return r;
+  if constexpr (has_groups<W, C>()) {
+    return interleave_groups<W>(s, ss0, d, n1, C);
   } else if constexpr (W == 4 && C >= 9 && C <= 15) {  // the same with 16x16 tiles of 4 bytes
     i64 r = 0;
     for (; r + 16 <= n1; r += 16) {
@@ -1633,29 +1694,14 @@ template <int W, int C> inline i64 interleave_pad(const byte* s, i64 ss0, byte* 
   return 0;
 }
 
-// The inverse: rows of C = 5..15 bytes (ss0 == C) into C planes, 64 rows at a time: 16-byte
-// loads of rows 16l + k into lane l of vector k, the same in-lane transposes, and the first C
-// vectors stored; float32 C = 9..15 by 16x16 tiles of rows of 16 elements (one thread: (1, 100,
-// 100, 12) 9.9 -> 63 GB/s, (16, 200, 200, 12) streamed 3.2 -> 29). The loads read 16 - C
-// elements past a row: blocks stop where that would pass the last row. Returns the rows done
-// (0 where this target has no such kernel).
-template <int W, int C, bool NT> inline i64 deinterleave_pad(const byte* s, byte* d, i64 ds1, i64 n) {
+// The inverse: pixels (ss0 == C*W) into C planes; float32 C = 9..15 by 16x16 tiles of pixels
+// of 16 elements (one thread: (1, 100, 100, 12) 9.9 -> 63 GB/s, (16, 200, 200, 12) streamed 3.2
+// -> 29). The loads read up to 16 elements past a pixel: blocks stop where that would pass the
+// last one. kb: deinterleave_groups's KB.
+template <int W, int C, bool NT> inline i64 deinterleave_pad(const byte* s, byte* d, i64 ds1, i64 n, i64 kb) {
 #if defined(STRIDED_AVX512)
-  if constexpr (W == 1 && C >= 5 && C <= 15) {
-    i64 i = 0;
-    for (; (i + 64) * C + 16 - C <= n * C; i += 64) {
-      vec v[16], o[16];
-      for (int k = 0; k < 16; ++k) {
-        const byte* p = s + (i + k) * C;
-        v[k] = _mm512_inserti32x4(_mm512_castsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
-                                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * C)), 1);
-        v[k] = _mm512_inserti32x4(v[k], _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 32 * C)), 2);
-        v[k] = _mm512_inserti32x4(v[k], _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 48 * C)), 3);
-      }
-      u8_lanes16(v, o);
-      for (int c = 0; c < C; ++c) put512<NT>(d + c * ds1 + i, o[c]);
-    }
-    return i;
+  if constexpr (has_groups<W, C>()) {
+    return deinterleave_groups<W, NT>(s, d, ds1, n, C, kb);
   } else if constexpr (W == 4 && C >= 9 && C <= 15) {  // 16 rows of 64 bytes, 16x16 tiles of 4 bytes
     i64 i = 0;
     for (; (i + 16) * C + 16 - C <= n * C; i += 16) {
@@ -1668,15 +1714,32 @@ template <int W, int C, bool NT> inline i64 deinterleave_pad(const byte* s, byte
     return i;
   }
 #endif
-  (void)s, (void)d, (void)ds1, (void)n;
+  (void)s, (void)d, (void)ds1, (void)n, (void)kb;
   return 0;
+}
+
+// Packed rows of C elements (d[r*C*W + c*W] = s[c*ss0 + r*W]) built in L1 about 4 KiB at a time,
+// by `part(s, buf, m)` (returns the rows done; buf has 64 bytes of slack) and the element loop,
+// and written whole, streamed when NT (no read-for-ownership of the output). Chunks of a
+// multiple of 64 rows where they fit (the vector blocks' rows: 64 / W).
+template <int W, bool NT, class Part>
+inline void interleave_staged(const byte* s, i64 ss0, byte* d, i64 n1, i64 C, Part&& part) {
+  const i64 RW = C * W, R = 4096 / RW >= 64 ? 4096 / RW / 64 * 64 : 4096 / RW;
+  alignas(64) byte buf[4096 + 64];
+  for (i64 r0 = 0; r0 < n1; r0 += R) {
+    const i64 m = imin(R, n1 - r0);
+    const byte* sp = s + r0 * W;
+    for (i64 r = part(sp, buf, m); r < m; ++r)
+      for (i64 c = 0; c < C; ++c) st<W>(buf + r * RW + c * W, ld<W>(sp + c * ss0 + r * W));
+    copy_run<NT>(d + r0 * RW, buf, static_cast<std::size_t>(m * RW));
+  }
 }
 
 // Interleave C planes (plane c at s + c*ss0, contiguous along r) into rows of C contiguous
 // elements: d[r*ds1 + c*W] = s[c*ss0 + r*W]. A contiguous output (ds1 == C*W) is built 4 KiB
 // at a time in L1 and written whole, streamed when NT (no read-for-ownership of the output).
 template <int W, int C, bool NT> void interleave(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n1) {
-  constexpr i64 RW = C * W, R = 4096 / RW;
+  constexpr i64 RW = C * W;
 #if defined(STRIDED_AVX512)
   if constexpr (has_interleave_vec<W, C>()) {
     if (ds1 == RW) {
@@ -1695,6 +1758,7 @@ template <int W, int C, bool NT> void interleave(const byte* s, i64 ss0, byte* d
           for (i64 r = 0; r < h0; ++r)
             for (int c = 0; c < C; ++c) st<W>(d + r * RW + c * W, ld<W>(s + c * ss0 + r * W));
           s += h0 * W, d += h0 * RW, n1 -= h0;
+          constexpr i64 R = 4096 / RW;
           alignas(64) byte buf[R * RW];
           for (i64 r0 = 0; r0 < n1; r0 += R) {
             const i64 m = imin(R, n1 - r0);
@@ -1719,14 +1783,8 @@ template <int W, int C, bool NT> void interleave(const byte* s, i64 ss0, byte* d
   }
 #endif
   if (ds1 == RW) {
-    alignas(64) byte buf[R * RW + 64];
-    for (i64 r0 = 0; r0 < n1; r0 += R) {
-      const i64 m = imin(R, n1 - r0);
-      const byte* sp = s + r0 * W;
-      for (i64 r = interleave_pad<W, C>(sp, ss0, buf, m); r < m; ++r)
-        for (int c = 0; c < C; ++c) st<W>(buf + r * RW + c * W, ld<W>(sp + c * ss0 + r * W));
-      copy_run<NT>(d + r0 * RW, buf, static_cast<std::size_t>(m * RW));
-    }
+    interleave_staged<W, NT>(s, ss0, d, n1, C,
+                             [&](const byte* sp, byte* b, i64 m) { return interleave_pad<W, C>(sp, ss0, b, m); });
     return;
   }
   for (i64 r = 0; r < n1; ++r)
@@ -1805,24 +1863,26 @@ template <int W, int C, int R, bool NT> inline i64 shuffle_deinterleave(const by
 // Whole lanes by deinterleave_lanes; other bytes by the shuffles above; wider elements by
 // two-source permutes (gather_simd), C up to 8.
 template <int W, int C> constexpr bool has_deinterleave_simd() {
-  return lane_groups<W, C>() > 0 || (W == 1 && C >= 5 && C <= 15) || (W == 4 && C >= 9 && C <= 15) ||
+  return lane_groups<W, C>() > 0 || has_pad<W, C>() ||
          (W == 1 ? has_shuffle_deinterleave<W, C>() : has_perm2<W>() && C >= 2 && C <= 8);
 }
-template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n) {
+template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n,
+                                                                     i64 kb = 1) {
   if constexpr (lane_groups<W, C>() > 0 && R == C) return deinterleave_lanes<W, lane_groups<W, C>(), NT>(s, d, ds1, n);
-  else if constexpr (((W == 1 && C >= 5) || (W == 4 && C >= 9)) && C <= 15 && R == C)
-    return deinterleave_pad<W, C, NT>(s, d, ds1, n);
+  else if constexpr (has_pad<W, C>() && R == C) return deinterleave_pad<W, C, NT>(s, d, ds1, n, kb);
   else if constexpr (W == 1) return shuffle_deinterleave<W, C, R, NT>(s, d, ds1, n);
   else return gather_simd<W, C, R, NT>(s, d, ds1, n);
 }
 #elif defined(STRIDED_AVX2)
 template <int W, int C> constexpr bool has_deinterleave_simd() { return has_shuffle_deinterleave<W, C>(); }
-template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n) {
+template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n, i64 = 1) {
   return shuffle_deinterleave<W, C, R, NT>(s, d, ds1, n);
 }
 #else
 template <int W, int C> constexpr bool has_deinterleave_simd() { return false; }
-template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte*, byte*, i64, i64) { return 0; }
+template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte*, byte*, i64, i64, i64 = 1) {
+  return 0;
+}
 #endif
 
 // One row of a stride-K gather (x[..., ::K]) by deinterleave_simd's R == 1 form; false where this
@@ -1846,6 +1906,24 @@ template <int W, int K, bool NT> inline bool gather_row_simd(byte* dr, const byt
   return false;
 }
 
+// Packed pixels of C elements (C*W bytes apart at s) into C planes (plane r at d + r*ds1): the
+// vector blocks by `part(s, d, n, nt)` (returns the pixels done), the rest by the element loop
+// (K: the stride in elements where known at compile time, else 0). Streams only when every
+// plane reaches a line boundary at the same pixel, and the planes are long: C streams of short
+// pieces (space_to_depth's 512-byte rows) ran 1.45x slower streamed than cached (3.05 vs 2.1 ms,
+// (4,32,256,256) f32, one thread, AVX-512).
+template <int W, bool NT, int K, class Part>
+inline void deinterleave_packed(const byte* s, byte* d, i64 ds1, i64 n0, i64 C, Part&& part) {
+  const i64 ss0 = C * W;
+  const bool nt = NT && ds1 % 64 == 0 && addr(d) % W == 0 && n0 * W >= 4096;
+  const i64 h = nt ? imin(n0, to_line<W>(d)) : 0;
+  const i64 m = h + part(s + h * ss0, d + h * W, nt ? (n0 - h) * W / 64 * 64 / W : n0, nt, NT ? 32 : 8);
+  for (i64 r = 0; r < C; ++r) {
+    gather_row<W, false, K>(d + r * ds1, s + r * W, h, ss0);
+    gather_row<W, false, K>(d + r * ds1 + m * W, s + r * W + m * ss0, n0 - m, ss0);
+  }
+}
+
 // The reverse: C destination rows (row r at d + r*ds1, contiguous along i) from every C-th
 // element: d[r*ds1 + i*W] = s[r*W + i*ss0]. Chunks of about 8 KiB of source, read by all C rows
 // while in L1; a compile-time stride when the source is packed (ss0 == C*W).
@@ -1854,18 +1932,10 @@ template <int W, int C, bool NT> void deinterleave(const byte* s, i64 ss0, byte*
 #if defined(SK_VB)  // (a discarded if-constexpr branch still names SK_VB)
   if constexpr (has_deinterleave_simd<W, C>()) {
     if (ss0 == C * W) {
-      // Streams only when every row reaches a line boundary at the same column, and the
-      // rows are long: C streams of short pieces (space_to_depth's 512-byte rows) ran 1.45x
-      // slower streamed than cached (3.05 vs 2.1 ms, (4,32,256,256) f32, one thread, AVX-512).
-      const bool nt = NT && ds1 % 64 == 0 && addr(d) % W == 0 && n0 * W >= 4096;
-      const i64 h = nt ? imin(n0, to_line<W>(d)) : 0;
-      i64 m = h;
-      if (nt) m += deinterleave_simd<W, C, C, true>(s + h * ss0, d + h * W, ds1, (n0 - h) * W / 64 * 64 / W);
-      else m += deinterleave_simd<W, C, C, false>(s, d, ds1, n0);
-      for (int r = 0; r < C; ++r) {
-        gather_row<W, false, C>(d + r * ds1, s + r * W, h, ss0);
-        gather_row<W, false, C>(d + r * ds1 + m * W, s + r * W + m * ss0, n0 - m, ss0);
-      }
+      deinterleave_packed<W, NT, C>(s, d, ds1, n0, C, [&](const byte* sp, byte* dp, i64 n, bool nt, i64 kb) {
+        return nt ? deinterleave_simd<W, C, C, true>(sp, dp, ds1, n, kb)
+                  : deinterleave_simd<W, C, C, false>(sp, dp, ds1, n, kb);
+      });
       return;
     }
   }
@@ -1882,6 +1952,21 @@ template <int W, int C, bool NT> void deinterleave(const byte* s, i64 ss0, byte*
     }
   }
 }
+
+#if defined(STRIDED_AVX512)
+// Pixels of C = 17..63 bytes past the narrow kernels' templates (uint8, float16), packed on one
+// side: the groups' kernels with C at run time.
+template <int W, bool NT> void interleave_wide(const byte* s, i64 ss0, byte* d, i64 n1, i64 C) {
+  interleave_staged<W, NT>(s, ss0, d, n1, C,
+                           [&](const byte* sp, byte* b, i64 m) { return interleave_groups<W>(sp, ss0, b, m, C); });
+}
+template <int W, bool NT> void deinterleave_wide(const byte* s, byte* d, i64 ds1, i64 n0, i64 C) {
+  deinterleave_packed<W, NT, 0>(s, d, ds1, n0, C, [&](const byte* sp, byte* dp, i64 n, bool nt, i64 kb) {
+    return nt ? deinterleave_groups<W, true>(sp, dp, ds1, n, C, kb)
+              : deinterleave_groups<W, false>(sp, dp, ds1, n, C, kb);
+  });
+}
+#endif
 
 template <int W, bool NT>
 void k_gather(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64) {
@@ -1935,6 +2020,22 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
       return;
     }
   }
+#if defined(STRIDED_AVX512)
+  if constexpr (W <= 2) {
+    // Pixels of 17..63 bytes, neither whole lanes (above) nor whole lines: the groups' kernels,
+    // C at run time (the tiles and panels took them in pieces and edges). One thread, AMD Zen 5,
+    // GB/s, NCHW -> NHWC / NHWC -> NCHW: uint8 C = 24 1 MiB 11 / 9 -> 28 / 31, 32 MiB 5 / 7.5 ->
+    // 12 / 11, (1, 1024, 1024, 24) 5.4 / 4.4 -> 17.7 / 21.1; C = 40 1 MiB 14 / 11 -> 26 / 36;
+    // float16 C = 20 1 MiB 18.5 / 19 -> 29 / 34, 32 MiB 7 / 10 -> 11-13 / 11. Kept elsewhere,
+    // where their paths ran faster (0.7-0.9x otherwise): float16 C = 24 but NHWC -> NCHW into
+    // the cache (planes24_u16, rows24_u16), streamed uint8 C = 48 and float16 C = 17.
+    const bool keep = W == 2 && small == 24 ? NT || n0 <= n1 : NT && small == (W == 1 ? 48 : 17);
+    if (unit && small > kNarrow && small * W < 64 && !lanes && !keep) {
+      if (n0 <= n1 && ds1 == n0 * W) return interleave_wide<W, NT>(s, ss0, d, n1, n0);
+      if (n0 > n1 && ss0 == n1 * W) return deinterleave_wide<W, NT>(s, d, ds1, n0, n1);
+    }
+  }
+#endif
   if (unit && small <= kNarrow && (T == 0 || small <= 8 || small % (T > 0 ? T : 1) != 0 || lanes)) {
     if (n0 <= n1) narrow<W, NT, false>(s, ss0, d, ds1, n0, n1);
     else narrow<W, NT, true>(s, ss0, d, ds1, n1, n0);
