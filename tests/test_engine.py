@@ -233,12 +233,13 @@ def test_narrow_streamed_any_offset(target, dtype, c, to_planes):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="guard pages by mmap + mprotect (POSIX)")
-@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32])
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("c", [3, 5, 8, 9, 12, 15, 20, 24, 40, 63])
 @pytest.mark.parametrize("streamed", [False, True])
 def test_narrow_deinterleave_source_ends_at_a_guard_page(target, dtype, c, streamed):
     """Pixels of c elements into planes, the last pixel's last byte before a PROT_NONE page: the
-    vector kernels load 16 elements from a pixel's start (uint8 C = 5..15, float32 C = 9..15) or
+    vector kernels load 16 elements from a pixel's start (uint8 C = 5..15, float32 and float64
+    C = 9..15) or
     from a 16-byte group's (uint8 and float16 pixels of 17..63 bytes), and must stop before that
     reads past the source (a read past it ends the process)."""
     from _guard import guarded
