@@ -735,11 +735,28 @@ template <int W> inline void lane_tiles(const vec r[16 / W], vec o[16 / W]) {
   else u32_4x4(r, o);
 }
 
-#if defined(STRIDED_AVX512)
 // Lane l of o[j] (16 bytes) to q + (E*l + j)*st, in that (pixel) order.
 template <int E, int l = 0> inline void put_pixels(byte* q, i64 st, const vec o[E]) {
-  for (int j = 0; j < E; ++j) _mm_storeu_si128(reinterpret_cast<__m128i*>(q + (l * E + j) * st), lane<l>(o[j]));
+  for (int j = 0; j < E; ++j) {
+#if defined(SK_NEON)
+    vstore(q + (l * E + j) * st, lane<l>(o[j]));
+#else
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(q + (l * E + j) * st), lane<l>(o[j]));
+#endif
+  }
   if constexpr (l + 1 < kLanes) put_pixels<E, l + 1>(q, st, o);
+}
+// Lane l: the 16 bytes at p + l*step.
+inline vec load_lanes(const byte* p, i64 step) {
+#if defined(STRIDED_AVX512)
+  const vec v = _mm512_inserti32x4(_mm512_castsi128_si512(get128(p)), get128(p + step), 1);
+  return _mm512_inserti32x4(_mm512_inserti32x4(v, get128(p + 2 * step), 2), get128(p + 3 * step), 3);
+#elif defined(STRIDED_AVX2)
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(get128(p)), get128(p + step), 1);
+#else
+  (void)step;
+  return vload(p);
+#endif
 }
 // Pixels of C elements of W = 1 or 2 bytes that are not whole 16-byte lanes (uint8 C = 5..15,
 // 17..63; float16 C = 9..15, 17..31), C at run time: groups of E = 16 / W planes, the last one
@@ -749,14 +766,14 @@ template <int E, int l = 0> inline void put_pixels(byte* q, i64 st, const vec o[
 // stores pass the pixel's end by under 16 bytes, into the next pixel's first group (the padded
 // group is stored first, in pixel order, and the first group after it). Returns the pixels done.
 template <int W> STRIDED_ALWAYS_INLINE i64 interleave_groups(const byte* s, i64 ss0, byte* d, i64 n1, i64 C) {
-  constexpr int E = 16 / W, P = 4 * E;
+  constexpr int E = 16 / W, P = kLanes * E;
   const i64 RW = C * W, G = (C + E - 1) / E;
   i64 r = 0;
   for (; r + P <= n1; r += P) {
     for (i64 t = 0; t < G; ++t) {
       const i64 g = t == 0 ? G - 1 : t - 1;
       vec v[E], o[E];
-      for (int k = 0; k < E; ++k) v[k] = g * E + k < C ? vload(s + (g * E + k) * ss0 + r * W) : _mm512_setzero_si512();
+      for (int k = 0; k < E; ++k) v[k] = g * E + k < C ? vload(s + (g * E + k) * ss0 + r * W) : vbroadcast<1>(0);
       lane_tiles<W>(v, o);
       put_pixels<E>(d + r * RW + g * 16, RW, o);
     }
@@ -771,7 +788,7 @@ template <int W> STRIDED_ALWAYS_INLINE i64 interleave_groups(const byte* s, i64 
 // GB/s, 32 MiB 1 -> 32 5.2 -> 10.7 (64: 11.0). Returns the pixels done.
 template <int W, bool NT> STRIDED_ALWAYS_INLINE i64 deinterleave_groups(const byte* s, byte* d, i64 ds1, i64 n, i64 C,
                                                                         i64 KB) {
-  constexpr int E = 16 / W, P = 4 * E;
+  constexpr int E = 16 / W, P = kLanes * E;
   const i64 RW = C * W, G = (C + E - 1) / E;
   const auto fits = [&](i64 j) { return (j + P) * RW + G * 16 - RW <= n * RW; };
   i64 i = 0;
@@ -781,22 +798,20 @@ template <int W, bool NT> STRIDED_ALWAYS_INLINE i64 deinterleave_groups(const by
     for (i64 g = 0; g < G; ++g) {
       for (i64 b = i; b < i + nb * P; b += P) {
         vec v[E], o[E];
-        for (int k = 0; k < E; ++k) {
-          const byte* p = s + (b + k) * RW + g * 16;
-          v[k] = _mm512_inserti32x4(_mm512_castsi128_si512(get128(p)), get128(p + E * RW), 1);
-          v[k] = _mm512_inserti32x4(v[k], get128(p + 2 * E * RW), 2);
-          v[k] = _mm512_inserti32x4(v[k], get128(p + 3 * E * RW), 3);
-        }
+        for (int k = 0; k < E; ++k) v[k] = load_lanes(s + (b + k) * RW + g * 16, E * RW);
         lane_tiles<W>(v, o);
-        for (int c = 0; c < E; ++c)  // (a fixed count: o stays in registers)
-          if (g * E + c < C) put512<NT>(d + (g * E + c) * ds1 + b * W, o[c]);
+        for (int c = 0; c < E; ++c) {  // (a fixed count: o stays in registers)
+          byte* q = d + (g * E + c) * ds1 + b * W;
+          if (g * E + c >= C) continue;
+          if (NT) vstream(q, o[c]);
+          else vstore(q, o[c]);
+        }
       }
     }
     i += nb * P;
   }
   return i;
 }
-#endif
 
 #if defined(STRIDED_AVX512)
 // Planes into pixels of G 16-byte lanes (G = 1: uint8 C = 16, float16 C = 8; G = 2: uint8 C = 32,
@@ -1669,18 +1684,25 @@ template <int W, int C, bool NT> inline i64 interleave_vec(const byte* s, i64 ss
 // 100, 100) 24.0 -> 47.7, float64 with two groups of 8x8 tiles of 8 bytes ((1, 15, 100, 100)
 // 38.6 -> 43.7). Both return the rows done (0 where this target has no such kernel).
 template <int W, int C> constexpr bool has_groups() {
-#if defined(STRIDED_AVX512)
+#if defined(SK_VB)
   return (W == 1 && C >= 5 && C <= 15) || (W == 2 && C >= 9 && C <= 15);
 #else
   return false;
 #endif
 }
-template <int W, int C> constexpr bool has_pad() { return has_groups<W, C>() || (W >= 4 && C >= 9 && C <= 15); }
-template <int W, int C> inline i64 interleave_pad(const byte* s, i64 ss0, byte* d, i64 n1) {
+template <int W, int C> constexpr bool has_pad() {
 #if defined(STRIDED_AVX512)
-  if constexpr (has_groups<W, C>()) {
-    return interleave_groups<W>(s, ss0, d, n1, C);
-  } else if constexpr (W == 4 && C >= 9 && C <= 15) {  // the same with 16x16 tiles of 4 bytes
+  return has_groups<W, C>() || (W >= 4 && C >= 9 && C <= 15);
+#else
+  return has_groups<W, C>();
+#endif
+}
+template <int W, int C> inline i64 interleave_pad(const byte* s, i64 ss0, byte* d, i64 n1) {
+#if defined(SK_VB)
+  if constexpr (has_groups<W, C>()) return interleave_groups<W>(s, ss0, d, n1, C);
+#endif
+#if defined(STRIDED_AVX512)
+  if constexpr (W == 4 && C >= 9 && C <= 15) {  // the same with 16x16 tiles of 4 bytes
     i64 r = 0;
     for (; r + 16 <= n1; r += 16) {
       __m512i v[16], o[16];
@@ -1713,10 +1735,11 @@ template <int W, int C> inline i64 interleave_pad(const byte* s, i64 ss0, byte* 
 // streamed 8.0 -> 25.6). The loads read up to 16 elements past a pixel: blocks stop where that
 // would pass the last one. kb: deinterleave_groups's KB.
 template <int W, int C, bool NT> inline i64 deinterleave_pad(const byte* s, byte* d, i64 ds1, i64 n, i64 kb) {
+#if defined(SK_VB)
+  if constexpr (has_groups<W, C>()) return deinterleave_groups<W, NT>(s, d, ds1, n, C, kb);
+#endif
 #if defined(STRIDED_AVX512)
-  if constexpr (has_groups<W, C>()) {
-    return deinterleave_groups<W, NT>(s, d, ds1, n, C, kb);
-  } else if constexpr (W == 4 && C >= 9 && C <= 15) {  // 16 rows of 64 bytes, 16x16 tiles of 4 bytes
+  if constexpr (W == 4 && C >= 9 && C <= 15) {  // 16 rows of 64 bytes, 16x16 tiles of 4 bytes
     i64 i = 0;
     for (; (i + 16) * C + 16 - C <= n * C; i += 16) {
       __m512i v[16];
@@ -1902,13 +1925,20 @@ template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte*
   else return gather_simd<W, C, R, NT>(s, d, ds1, n);
 }
 #elif defined(STRIDED_AVX2)
-template <int W, int C> constexpr bool has_deinterleave_simd() { return has_shuffle_deinterleave<W, C>(); }
-template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n, i64 = 1) {
-  return shuffle_deinterleave<W, C, R, NT>(s, d, ds1, n);
+template <int W, int C> constexpr bool has_deinterleave_simd() {
+  return has_shuffle_deinterleave<W, C>() || has_groups<W, C>();
+}
+template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n,
+                                                                     i64 kb = 1) {
+  if constexpr (has_groups<W, C>() && R == C) return deinterleave_pad<W, C, NT>(s, d, ds1, n, kb);
+  else return shuffle_deinterleave<W, C, R, NT>(s, d, ds1, n);
 }
 #else
-template <int W, int C> constexpr bool has_deinterleave_simd() { return false; }
-template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte*, byte*, i64, i64, i64 = 1) {
+template <int W, int C> constexpr bool has_deinterleave_simd() { return has_groups<W, C>(); }
+template <int W, int C, int R, bool NT> inline i64 deinterleave_simd(const byte* s, byte* d, i64 ds1, i64 n,
+                                                                     i64 kb = 1) {
+  if constexpr (has_groups<W, C>() && R == C) return deinterleave_pad<W, C, NT>(s, d, ds1, n, kb);
+  (void)s, (void)d, (void)ds1, (void)n, (void)kb;
   return 0;
 }
 #endif
@@ -1981,7 +2011,7 @@ template <int W, int C, bool NT> void deinterleave(const byte* s, i64 ss0, byte*
   }
 }
 
-#if defined(STRIDED_AVX512)
+#if defined(SK_VB)
 // Pixels of C = 17..63 bytes past the narrow kernels' templates (uint8, float16), packed on one
 // side: the groups' kernels with C at run time.
 template <int W, bool NT> void interleave_wide(const byte* s, i64 ss0, byte* d, i64 n1, i64 C) {
@@ -2048,7 +2078,7 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
       return;
     }
   }
-#if defined(STRIDED_AVX512)
+#if defined(SK_VB)
   if constexpr (W <= 2) {
     // Pixels of 17..63 bytes, neither whole lanes (above) nor whole lines: the groups' kernels,
     // C at run time (the tiles and panels took them in pieces and edges). One thread, AMD Zen 5,
@@ -2057,7 +2087,16 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
     // float16 C = 20 1 MiB 18.5 / 19 -> 29 / 34, 32 MiB 7 / 10 -> 11-13 / 11. Kept elsewhere,
     // where their paths ran faster (0.7-0.9x otherwise): float16 C = 24 but NHWC -> NCHW into
     // the cache (planes24_u16, rows24_u16), streamed uint8 C = 48 and float16 C = 17.
+#if defined(STRIDED_AVX512)
     const bool keep = W == 2 && small == 24 ? NT || n0 <= n1 : NT && small == (W == 1 ? 48 : 17);
+#elif defined(STRIDED_AVX2)
+    // AVX2 (two lanes a vector): whole lanes (uint8 C = 32, 48; float16 C = 24) keep the tiles
+    // and panels, and so do interleaves into the cache (uint8 C = 24 0.84x, 40 0.98x); the rest
+    // ran 1.03-1.18x in cache and 2.4-3.7x streamed (uint8 C = 24, float16 C = 20; 12-32 MiB).
+    const bool keep = small * W % 16 == 0 || (!NT && n0 <= n1);
+#else
+    const bool keep = small * W % 16 == 0;  // (SSE2 / NEON: one lane a vector)
+#endif
     if (unit && small > kNarrow && small * W < 64 && !lanes && !keep) {
       if (n0 <= n1 && ds1 == n0 * W) return interleave_wide<W, NT>(s, ss0, d, n1, n0);
       if (n0 > n1 && ss0 == n1 * W) return deinterleave_wide<W, NT>(s, d, ds1, n0, n1);
