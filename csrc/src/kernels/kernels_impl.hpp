@@ -2093,9 +2093,10 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
     // 12 / 11, (1, 1024, 1024, 24) 5.4 / 4.4 -> 17.7 / 21.1; C = 40 1 MiB 14 / 11 -> 26 / 36;
     // float16 C = 20 1 MiB 18.5 / 19 -> 29 / 34, 32 MiB 7 / 10 -> 11-13 / 11. Kept elsewhere,
     // where their paths ran faster (0.7-0.9x otherwise): float16 C = 24 but NHWC -> NCHW into
-    // the cache (planes24_u16, rows24_u16), streamed uint8 C = 48 and float16 C = 17.
+    // the cache (planes24_u16, rows24_u16), streamed float16 C = 17 and uint8 C = 48 NHWC ->
+    // NCHW (NCHW -> NHWC, with interleave_wide's prefetch, 1.5-1.9x the tiles).
 #if defined(STRIDED_AVX512)
-    const bool keep = W == 2 && small == 24 ? NT || n0 <= n1 : NT && small == (W == 1 ? 48 : 17);
+    const bool keep = W == 2 ? (small == 24 && (NT || n0 <= n1)) || (small == 17 && NT) : small == 48 && NT && n0 > n1;
 #elif defined(STRIDED_AVX2)
     // AVX2 (two lanes a vector): whole lanes (uint8 C = 32, 48; float16 C = 24) keep the tiles
     // and panels, and so do interleaves into the cache (uint8 C = 24 0.84x, 40 0.98x); the rest
