@@ -2,7 +2,7 @@
 relayouts of 12-64 MiB, and of 1-6 MiB that stay in the cache, at the run's thread count, held to
 a fraction of a memcpy of the same bytes.
 Narrow planes (C = 2, 3) are the interleave / de-interleave kernels; C = 64 the tiled transpose;
-C = 24 the panels with 16x16 and 8x8 tiles."""
+C = 24 the panels with 16x16 and 8x8 tiles; uint8 C = 24 and float16 C = 12 the groups' kernels."""
 
 from __future__ import annotations
 
@@ -91,6 +91,11 @@ _CACHED = (
     ("NCHW->NHWC u8 (4, 64, 56, 56)", (4, 64, 56, 56), np.uint8, (0, 2, 3, 1)),
     ("NHWC->NCHW u8 (4, 56, 56, 64)", (4, 56, 56, 64), np.uint8, (0, 3, 1, 2)),
     ("HWC->CHW u8 image (1080, 1920, 3)", (1080, 1920, 3), np.uint8, (2, 0, 1)),
+    # pixels that are not whole 16-byte lanes (the groups' kernels): 24 bytes, 12 half floats
+    ("NCHW->NHWC u8 (16, 24, 56, 56)", (16, 24, 56, 56), np.uint8, (0, 2, 3, 1)),
+    ("NHWC->NCHW u8 (16, 56, 56, 24)", (16, 56, 56, 24), np.uint8, (0, 3, 1, 2)),
+    ("NCHW->NHWC f16 (4, 12, 112, 112)", (4, 12, 112, 112), np.float16, (0, 2, 3, 1)),
+    ("NHWC->NCHW f16 (4, 112, 112, 12)", (4, 112, 112, 12), np.float16, (0, 3, 1, 2)),
 )
 for _name, _shape, _dt, _axes in _CACHED:
     _nb = int(np.prod(_shape)) * np.dtype(_dt).itemsize
