@@ -1773,7 +1773,8 @@ template <int W, int C, bool NT> inline i64 deinterleave_pad(const byte* s, byte
 // multiple of 64 rows where they fit (the vector blocks' rows: 64 / W).
 template <int W, bool NT, class Part>
 inline void interleave_staged(const byte* s, i64 ss0, byte* d, i64 n1, i64 C, Part&& part) {
-  const i64 RW = C * W, R = 4096 / RW >= 64 ? 4096 / RW / 64 * 64 : 4096 / RW;
+  constexpr i64 P = 64 / W;  // the vector blocks' rows
+  const i64 RW = C * W, R = 4096 / RW >= P ? 4096 / RW / P * P : 4096 / RW;
   alignas(64) byte buf[4096 + 64];
   for (i64 r0 = 0; r0 < n1; r0 += R) {
     const i64 m = imin(R, n1 - r0);
@@ -2105,7 +2106,12 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
 #else
     const bool keep = small * W % 16 == 0;  // (SSE2 / NEON: one lane a vector)
 #endif
-    if (unit && small > kNarrow && small * W < 64 && !lanes && !keep) {
+    // float16 C = 33..63 too, streamed, where the tiles took them in pieces (NCHW -> NHWC C = 36,
+    // 48, 63 8.1 / 8.6 / 4.3 -> 15.2 / 23.4 / 17.1 GB/s, NHWC -> NCHW C = 36, 63 5.2 / 5.3 -> 12.7
+    // / 12.4); NHWC -> NCHW with C a multiple of 8 keeps its tiles (C = 40, 48: 0.72-0.81x), and
+    // so does everything into the cache (0.63-0.88x NCHW -> NHWC).
+    const bool wider = W == 2 && NT && small * W < 128 && (n0 <= n1 || small % 8 != 0);
+    if (unit && small > kNarrow && (small * W < 64 || wider) && !lanes && !keep) {
       if (n0 <= n1 && ds1 == n0 * W) return interleave_wide<W, NT>(s, ss0, d, n1, n0);
       if (n0 > n1 && ss0 == n1 * W) return deinterleave_wide<W, NT>(s, d, ds1, n0, n1);
     }
