@@ -759,9 +759,9 @@ inline vec load_lanes(const byte* p, i64 step) {
 #endif
 }
 // Pixels of C elements of W = 1 or 2 bytes that are not whole 16-byte lanes (uint8 C = 5..15,
-// 17..63; float16 C = 9..15, 17..31), C at run time: groups of E = 16 / W planes, the last one
+// 17..63; float16 C = 9..15, 17..63), C at run time: groups of E = 16 / W planes, the last one
 // padded with zero planes, each transposed within its lanes (lane l of o[j] is then pixel
-// El + j's 16 bytes of the group), 4E pixels at a time. Interleaved into rows of C elements at d
+// El + j's 16 bytes of the group), kLanes * E pixels at a time. Interleaved into rows of C elements at d
 // (16 bytes of slack past the last), one 16-byte store per pixel and group: the padded group's
 // stores pass the pixel's end by under 16 bytes, into the next pixel's first group (the padded
 // group is stored first, in pixel order, and the first group after it). Returns the pixels done.
@@ -781,7 +781,7 @@ template <int W> STRIDED_ALWAYS_INLINE i64 interleave_groups(const byte* s, i64 
   return r;
 }
 // The inverse: pixels of C elements (rows RW = C*W bytes apart at s) into C planes (plane c at
-// d + c*ds1), 4E pixels at a time: lane l of v[k] the 16 bytes of group g of pixel El + k. The
+// d + c*ds1), kLanes * E pixels at a time: lane l of v[k] the 16 bytes of group g of pixel El + k. The
 // padded group's loads read up to 16 bytes past a pixel: blocks stop where that would pass the
 // last one. Each group takes KB blocks in turn, so that every plane gets KB lines at once (the
 // source read again from L1 / L2 per group); one thread, uint8 C = 24: 1 MiB KB 1 -> 8 21 -> 31
@@ -1675,7 +1675,8 @@ template <int W, int C, bool NT> inline i64 interleave_vec(const byte* s, i64 ss
 }
 #endif
 
-// The narrow counts that interleave_pad and deinterleave_pad take by the groups above (AVX-512):
+// The narrow counts that interleave_pad and deinterleave_pad take by the groups above (every
+// vector target):
 // uint8 C = 5..15 and float16 C = 9..15, one 16-byte store per pixel in pixel order into an L1
 // chunk (masked stores of C bytes ran 0.6-0.95x as fast). One thread, GB/s, against the element
 // loop: uint8 C = 5 (1, 5, 458, 458) 7.1 -> 16.9, C = 12 6.1 -> 22.7, (32, 12, 300, 300) 6.2 ->
@@ -2013,8 +2014,8 @@ template <int W, int C, bool NT> void deinterleave(const byte* s, i64 ss0, byte*
 }
 
 #if defined(SK_VB)
-// Pixels of C = 17..63 bytes past the narrow kernels' templates (uint8, float16), packed on one
-// side: the groups' kernels with C at run time.
+// Pixels past the narrow kernels' templates (uint8 C = 17..63, float16 C = 17..63), packed on
+// one side: the groups' kernels with C at run time (k_transpose says when).
 // Streamed from more than 32 planes (the hardware tracks fewer streams), the planes' lines 4
 // chunks ahead are prefetched: uint8 C = 40, 56, 63 10.7 / 9.8 / 8.4 -> 14-15 / 14.5 / 13.8
 // GB/s (one thread, 24-37 MiB); with 20-28 planes 0.7-1.3x, as tile_rows found.
