@@ -263,8 +263,11 @@ template <bool NT> inline void put512(byte* p, __m512i v) {
   if (NT) _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
   else _mm512_storeu_si512(p, v);
 }
+// The tiles' helpers that pass vectors in arrays are always inlined: GCC left some out of line
+// once they had more callers, and the arrays then went through memory (NHWC -> NCHW float64
+// (1, 64, 65, 16) in cache, one thread: 45 -> 59 GB/s inlined).
 // 4x4 transpose of 128-bit lanes across (A, B, C, D): out[L] = (A.L, B.L, C.L, D.L).
-inline void lanes4x4(__m512i A, __m512i B, __m512i C, __m512i D, __m512i out[4]) {
+STRIDED_ALWAYS_INLINE void lanes4x4(__m512i A, __m512i B, __m512i C, __m512i D, __m512i out[4]) {
   const __m512i x0 = _mm512_shuffle_i32x4(A, B, 0x44), x1 = _mm512_shuffle_i32x4(A, B, 0xEE);
   const __m512i y0 = _mm512_shuffle_i32x4(C, D, 0x44), y1 = _mm512_shuffle_i32x4(C, D, 0xEE);
   out[0] = _mm512_shuffle_i32x4(x0, y0, 0x88);
@@ -452,7 +455,7 @@ template <bool NT> inline void micro_u16_8(const byte* s, i64 sst, byte* d, i64 
 #if defined(STRIDED_AVX512)
 // 16 rows of 16 4-byte units -> put(c, unit c of every row), each as soon as it is made (storing
 // them there, not after all 16, keeps micro_u32_16 in registers: 0.76-0.84x otherwise).
-template <class Put> inline void u32_16x16(const __m512i r[16], Put&& put) {
+template <class Put> STRIDED_ALWAYS_INLINE void u32_16x16(const __m512i r[16], Put&& put) {
   __m512i t[16], u[16];
   for (int k = 0; k < 8; ++k) {
     t[2 * k] = _mm512_unpacklo_epi32(r[2 * k], r[2 * k + 1]);
@@ -476,7 +479,7 @@ template <bool NT> inline void micro_u32_16(const byte* s, i64 sst, byte* d, i64
   u32_16x16(r, [&](int c, __m512i v) { put512<NT>(d + c * dst, v); });
 }
 // 8 rows of 8 8-byte units -> q[j] = unit j of every row.
-inline void u64_8x8(const __m512i r[8], __m512i q[8]) {
+STRIDED_ALWAYS_INLINE void u64_8x8(const __m512i r[8], __m512i q[8]) {
   __m512i t[8];
   for (int k = 0; k < 4; ++k) {  // t[2k+j] lane L: column 2L+j of rows 2k, 2k+1
     t[2 * k] = _mm512_unpacklo_epi64(r[2 * k], r[2 * k + 1]);
@@ -525,7 +528,7 @@ constexpr C24Words c24_words() {
 inline constexpr C24Words kC24 = c24_words();
 
 // x[0..2] -> y[0..2] by table `dir` of kC24.
-inline void c24_mix(int dir, const __m512i x[3], __m512i y[3]) {
+STRIDED_ALWAYS_INLINE void c24_mix(int dir, const __m512i x[3], __m512i y[3]) {
   for (int v = 0; v < 3; ++v) {
     const __m512i a = _mm512_load_si512(kC24.a[dir][v]), b = _mm512_load_si512(kC24.b[dir][v]);
     y[v] = _mm512_mask_permutexvar_epi16(_mm512_permutex2var_epi16(x[0], a, x[1]), kC24.from2[dir][v], b, x[2]);
@@ -693,7 +696,7 @@ template <int NL> inline vec vload_lanes(const byte* p) {
 
 // The last two stages of the in-lane unpack networks: 4 vectors of 4 32-bit units per lane ->
 // o[q], unit q of each (a 4x4 transpose of 32-bit units within every lane).
-inline void u32_4x4(const vec b[4], vec o[4]) {
+STRIDED_ALWAYS_INLINE void u32_4x4(const vec b[4], vec o[4]) {
   const vec c0 = unpacklo<32>(b[0], b[1]), c1 = unpackhi<32>(b[0], b[1]);
   const vec c2 = unpacklo<32>(b[2], b[3]), c3 = unpackhi<32>(b[2], b[3]);
   o[0] = unpacklo<64>(c0, c2), o[1] = unpackhi<64>(c0, c2), o[2] = unpacklo<64>(c1, c3), o[3] = unpackhi<64>(c1, c3);
@@ -701,7 +704,7 @@ inline void u32_4x4(const vec b[4], vec o[4]) {
 
 // 16 rows of SK_VB bytes -> o[j], whose lane l holds column l*16 + j of the 16 rows (kLanes
 // independent 16x16 byte tiles).
-inline void u8_lanes16(const vec r[16], vec o[16]) {
+STRIDED_ALWAYS_INLINE void u8_lanes16(const vec r[16], vec o[16]) {
   vec a[16], b[16];
   for (int i = 0; i < 8; ++i) {
     a[i] = unpacklo<8>(r[2 * i], r[2 * i + 1]);
@@ -718,7 +721,7 @@ inline void u8_lanes16(const vec r[16], vec o[16]) {
 
 // 8 rows of SK_VB bytes -> o[j], whose lane l holds column l*8 + j of the 8 rows (kLanes
 // independent 8x8 tiles of 2-byte elements).
-inline void u16_lanes8(const vec r[8], vec o[8]) {
+STRIDED_ALWAYS_INLINE void u16_lanes8(const vec r[8], vec o[8]) {
   vec a[8];
   for (int i = 0; i < 4; ++i) {
     a[i] = unpacklo<16>(r[2 * i], r[2 * i + 1]);
@@ -729,14 +732,14 @@ inline void u16_lanes8(const vec r[8], vec o[8]) {
 
 // E = 16 / W rows (1-, 2- or 4-byte elements) -> o[j], whose lane l holds column l*E + j (an
 // E x E transpose within every lane; applied twice, the identity).
-template <int W> inline void lane_tiles(const vec r[16 / W], vec o[16 / W]) {
+template <int W> STRIDED_ALWAYS_INLINE void lane_tiles(const vec r[16 / W], vec o[16 / W]) {
   if constexpr (W == 1) u8_lanes16(r, o);
   else if constexpr (W == 2) u16_lanes8(r, o);
   else u32_4x4(r, o);
 }
 
 // Lane l of o[j] (16 bytes) to q + (E*l + j)*st, in that (pixel) order.
-template <int E, int l = 0> inline void put_pixels(byte* q, i64 st, const vec o[E]) {
+template <int E, int l = 0> STRIDED_ALWAYS_INLINE void put_pixels(byte* q, i64 st, const vec o[E]) {
   for (int j = 0; j < E; ++j) {
 #if defined(SK_NEON)
     vstore(q + (l * E + j) * st, lane<l>(o[j]));
