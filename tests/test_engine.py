@@ -183,6 +183,25 @@ def test_transpose_tile_edges(target, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("c", [16, 20, 24, 32, 40, 64])
+def test_transpose_crowded_planes(target, threads, dtype, c):
+    """NHWC -> NCHW into planes a multiple of 4 KiB apart (they share one L1 set; the planes'
+    runs staged in L1), whole and padded planes, pixel counts around the 256-pixel windows, the
+    output one element off alignment."""
+    rng = np.random.default_rng(c)
+    isz = np.dtype(dtype).itemsize
+    for n in (255, 256, 300, 4096 // isz, 2048 + 5):
+        pitch = -(-n * isz // 4096) * 4096 // isz  # elements between planes
+        x = random_array(rng, (n, c), dtype)
+        buf = np.zeros(c * pitch + 1, dtype)
+        out = np.lib.stride_tricks.as_strided(buf[1:], (c, n), (pitch * isz, isz))
+        sd.copy(x.T, out)
+        want = np.zeros_like(buf)
+        np.lib.stride_tricks.as_strided(want[1:], (c, n), (pitch * isz, isz))[...] = x.T
+        assert_same(buf, want)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("c", [2, 3, 4, 5, 8, 12, 15, 16, 17, 20, 24, 31, 32, 40, 48, 63])
 @pytest.mark.parametrize("to_planes", [True, False], ids=["nhwc_to_nchw", "nchw_to_nhwc"])
 def test_narrow_transposes(target, dtype, c, to_planes):
