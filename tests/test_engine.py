@@ -187,12 +187,14 @@ def test_transpose_tile_edges(target, dtype):
 def test_transpose_crowded_planes(target, threads, dtype, c):
     """NHWC -> NCHW into planes a multiple of 4 KiB apart (they share one L1 set; the planes'
     runs staged in L1), whole and padded planes, pixel counts around the 256-pixel windows, the
-    output one element off alignment."""
+    output one element off alignment; and 2-D transposes of 4 KiB source rows (crowded too),
+    the source one element into a line."""
     rng = np.random.default_rng(c)
     isz = np.dtype(dtype).itemsize
-    for n in (255, 256, 300, 4096 // isz, 2048 + 5):
+    cases = [(n, c) for n in (255, 256, 300, 4096 // isz, 2048 + 5)] + [(300, 4096 // isz)] * (c == 16)
+    for n, c in cases:
         pitch = -(-n * isz // 4096) * 4096 // isz  # elements between planes
-        x = random_array(rng, (n, c), dtype)
+        x = random_array(rng, (n * c + 1,), dtype)[1:].reshape(n, c)
         buf = np.zeros(c * pitch + 1, dtype)
         out = np.lib.stride_tricks.as_strided(buf[1:], (c, n), (pitch * isz, isz))
         sd.copy(x.T, out)

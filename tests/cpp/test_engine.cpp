@@ -286,32 +286,41 @@ void test_narrow() {
 
 // Pixels into planes a multiple of 4 KiB apart (plane_runs: planes that crowd into one L1 set),
 // with channel counts past the tile edge and pixel counts past the runs' windows, the planes
-// padded (the padding must stay as it was), the output one element past an aligned start.
+// padded (the padding must stay as it was), the output one element past an aligned start; and
+// pixel rows of 4 KiB (a 2-D transpose whose source rows crowd too: the strips start on a source
+// line), the source 0, 1 and 16 bytes' worth of elements into a line.
 void test_crowded_planes() {
-  const std::int64_t counts[4][3] = {{64, 80, 128}, {32, 40, 64}, {16, 24, 40}, {16, 20, 32}};
+  const std::int64_t counts[4][4] = {{64, 80, 128, 4096}, {32, 40, 64, 2048}, {16, 24, 40, 1024}, {16, 20, 32, 512}};
   for (int k = 0; k < 4; ++k) {
     const std::int64_t w = std::int64_t{1} << k;
     for (std::int64_t c : counts[k]) {
       for (std::int64_t n : {255, 256, 300, 1000, 2048}) {
+        if (c * w == 4096 && n > 300) continue;  // (2-D: a few sizes are enough)
         const std::int64_t pitch = (n * w + 4095) / 4096 * 4096;  // bytes between planes
         const auto W = static_cast<std::size_t>(w), bytes = static_cast<std::size_t>(n * c * w);
         const auto out = static_cast<std::size_t>(c * pitch + 2 * w);
-        std::vector<std::byte> src(bytes), a(out), b(out);
+        std::vector<std::byte> src(bytes + 64), a(out), b(out);
         std::mt19937_64 rng(static_cast<std::uint64_t>(w * 1000 + c + n));
         for (auto& x : src) x = static_cast<std::byte>(rng());
         const V sizes{c, n}, ss{w, c * w}, ds{pitch, w};
-        for (std::size_t i = 0; i < out; ++i) b[i] = static_cast<std::byte>(i * 7);
-        ref_copy(W, sizes, src.data(), ss, b.data() + W, ds);
-        for (const std::string& t : simd_supported()) {
-          set_simd(t);
-          for (int threads : {1, 2}) {
-            for (std::size_t i = 0; i < out; ++i) a[i] = static_cast<std::byte>(i * 7);
-            copy_strided(W, sizes, src.data(), ss, a.data() + W, ds, threads);
-            if (a == b) ++check::passes();
-            else
-              check::fail(__FILE__, __LINE__,
-                          "crowded planes, target " + t + ", w " + std::to_string(w) + ", c " + std::to_string(c) +
-                              ", n " + std::to_string(n) + ", threads " + std::to_string(threads));
+        for (std::int64_t soff : {std::int64_t{0}, w, std::int64_t{16}}) {
+          if (soff == 16 && c * w != 4096) continue;
+          const std::byte* sp = src.data() + (64 - reinterpret_cast<std::uintptr_t>(src.data()) % 64) % 64 + soff;
+          if (sp + bytes > src.data() + src.size()) sp -= 64;
+          for (std::size_t i = 0; i < out; ++i) b[i] = static_cast<std::byte>(i * 7);
+          ref_copy(W, sizes, sp, ss, b.data() + W, ds);
+          for (const std::string& t : simd_supported()) {
+            set_simd(t);
+            for (int threads : {1, 2}) {
+              for (std::size_t i = 0; i < out; ++i) a[i] = static_cast<std::byte>(i * 7);
+              copy_strided(W, sizes, sp, ss, a.data() + W, ds, threads);
+              if (a == b) ++check::passes();
+              else
+                check::fail(__FILE__, __LINE__,
+                            "crowded planes, target " + t + ", w " + std::to_string(w) + ", c " + std::to_string(c) +
+                                ", n " + std::to_string(n) + ", source offset " + std::to_string(soff) + ", threads " +
+                                std::to_string(threads));
+            }
           }
         }
       }

@@ -1600,17 +1600,21 @@ template <int W> void line_blocks(const byte* s, i64 ss0, byte* d, i64 ds1, i64 
   if (nr < n1 && ni < n0) tile(n1 - L, n0 - L);
 }
 
-// Packed pixel rows (ss0 == n1 * W) into planes that crowd into one L1 set (planes a multiple of
-// 4 KiB apart: HW = 32x32, 64x64, 224x224 float32), into the cache: a tile stores one line to
-// each of its planes, all in one set, which cannot hold them while they are read for ownership.
-// Here the tiles of a strip of planes go to an L1 buffer instead, a window of 256 pixels, and
-// each plane's run (256 pixels) is stored in turn: consecutive stores walk consecutive sets. One
+// Pixel rows (RS bytes apart) into planes that crowd into one L1 set (planes a multiple of 4 KiB
+// apart: HW = 32x32, 64x64, 224x224 float32), into the cache: a tile stores one line to each of
+// its planes, all in one set, which cannot hold them while they are read for ownership. Here
+// the tiles of a strip of planes go to an L1 buffer instead, a window of 256 pixels, and each
+// plane's run (256 pixels) is stored in turn: consecutive stores walk consecutive sets. One
 // thread, AMD Zen 5, processes alternated, GB/s, the panels before: float32 (1, 64, 64, 16)
 // 21.6 -> 46.2, (1, 224, 224, 16) 19.3 -> 35.3, (1, 64, 64, 32) 26.7 -> 39.5; float16 (1, 64,
 // 64, 64) 21.8 -> 32.8; float64 (1, 64, 64, 20) 29 -> 36; the AVX2 kernels: float32 (1, 64, 64,
 // 16) 29.4 -> 51.3, float16 (1, 64, 64, 40) 24.8 -> 41.2. Not for uint8 (64 planes of 256-byte
 // runs: 0.78-1.36x, no clear gain) nor for strips that would overlap by most of a tile (a few
 // planes past one tile edge: float16 C = 40 0.80x, float32 C = 24 0.95x).
+// `peel`: the pixel rows crowd too (2-D transposes of 1024 x 1024 float32): the strips after
+// the first start on a source line, so that each tile row loads one whole line (rows straddling
+// two lines needed each line again a strip later, after the set had evicted it): 1024 x 1024
+// float32 and float16, 512 x 512 float64, 12.3-14.1 -> 25-25.8 GB/s.
 constexpr i64 kRunPixels = 256;
 // More than 8 lines in one set among the first 16 planes, or a block tile's (float64: two tiles
 // of 8 planes, all in one set, ran 0.4-0.65x the runs in line_blocks; with 8 lines a set, float32
@@ -1618,14 +1622,16 @@ constexpr i64 kRunPixels = 256;
 template <int W> bool planes_crowded(i64 ds1, i64 n1) {
   return rows_per_set(ds1, imin(n1, imax(block_tile<W>(), 16))) > 8;
 }
-template <int W> void plane_runs(const byte* s, byte* d, i64 n1, i64 ds1, i64 n0) {
+template <int W> void plane_runs(const byte* s, i64 RS, byte* d, i64 n1, i64 ds1, i64 n0, bool peel) {
   constexpr i64 L = block_tile<W>(), S = kRunPixels, RB = S * W;
   alignas(64) byte buf[L * RB];
-  const i64 RS = n1 * W;
   // The strips and windows past the last whole one end at n1 and n0 (rewriting some elements).
+  const i64 h = peel && RS % 64 == 0 ? static_cast<i64>(((0 - addr(s)) & 63u) / W) : 0;
   const auto window = [&](i64 i0) {
-    for (i64 c0 = 0; c0 < n1; c0 += L) {
+    for (i64 c0 = 0, last = -1; c0 < n1; c0 = c0 < h && c0 + L > h ? h : c0 + L) {
       const i64 c = imin(c0, n1 - L);
+      if (c == last) continue;
+      last = c;
       for (i64 i = 0; i < S; i += L) line_micro<W, false>(s + (i0 + i) * RS + c * W, RS, buf + i * W, RB);
       for (i64 r = 0; r < L; ++r) put_run<false>(d + (c + r) * ds1 + i0 * W, buf + r * RB, RB);
     }
@@ -2267,9 +2273,9 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
       return;
     }
     // Into planes that crowd into one L1 set: plane_runs (not uint8; see there).
-    if (!NT && W >= 2 && ss0 == n1 * W && (n1 == BT || n1 >= 2 * BT) && n0 >= kRunPixels &&
-        (L > 0 ? planes_crowded<W>(ds1, n1) : gcd4k(ds1) > 512) && lines_per_set<W>(ss0) <= 8) {
-      plane_runs<W>(s, d, n1, ds1, n0);
+    if (!NT && W >= 2 && (n1 == BT || n1 >= 2 * BT) && n0 >= kRunPixels &&
+        (L > 0 ? planes_crowded<W>(ds1, n1) : gcd4k(ds1) > 512)) {
+      plane_runs<W>(s, ss0, d, n1, ds1, n0, planes_crowded<W>(ss0, n0));
       return;
     }
 #endif
