@@ -96,6 +96,10 @@ _CACHED = (
     ("NHWC->NCHW u8 (16, 56, 56, 24)", (16, 56, 56, 24), np.uint8, (0, 3, 1, 2)),
     ("NCHW->NHWC f16 (4, 12, 112, 112)", (4, 12, 112, 112), np.float16, (0, 2, 3, 1)),
     ("NHWC->NCHW f16 (4, 112, 112, 12)", (4, 112, 112, 12), np.float16, (0, 3, 1, 2)),
+    # planes a multiple of 4 KiB apart, which crowd into one L1 set (plane_runs)
+    ("NHWC->NCHW f32 (1, 128, 128, 16)", (1, 128, 128, 16), np.float32, (0, 3, 1, 2)),
+    ("NHWC->NCHW f16 (4, 64, 64, 64)", (4, 64, 64, 64), np.float16, (0, 3, 1, 2)),
+    ("transpose f32 1024x1024", (1024, 1024), np.float32, (1, 0)),
 )
 for _name, _shape, _dt, _axes in _CACHED:
     _nb = int(np.prod(_shape)) * np.dtype(_dt).itemsize
