@@ -192,14 +192,14 @@ def test_transpose_crowded_planes(target, threads, dtype, c):
     rng = np.random.default_rng(c)
     isz = np.dtype(dtype).itemsize
     cases = [(n, c) for n in (255, 256, 300, 4096 // isz, 2048 + 5)] + [(300, 4096 // isz)] * (c == 16)
-    for n, c in cases:
+    for n, ch in cases:
         pitch = -(-n * isz // 4096) * 4096 // isz  # elements between planes
-        x = random_array(rng, (n * c + 1,), dtype)[1:].reshape(n, c)
-        buf = np.zeros(c * pitch + 1, dtype)
-        out = np.lib.stride_tricks.as_strided(buf[1:], (c, n), (pitch * isz, isz))
+        x = random_array(rng, (n * ch + 1,), dtype)[1:].reshape(n, ch)
+        buf = np.zeros(ch * pitch + 1, dtype)
+        out = np.lib.stride_tricks.as_strided(buf[1:], (ch, n), (pitch * isz, isz))
         sd.copy(x.T, out)
         want = np.zeros_like(buf)
-        np.lib.stride_tricks.as_strided(want[1:], (c, n), (pitch * isz, isz))[...] = x.T
+        np.lib.stride_tricks.as_strided(want[1:], (ch, n), (pitch * isz, isz))[...] = x.T
         assert_same(buf, want)
 
 

@@ -2266,15 +2266,14 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
     // tiles write each destination line in pieces, so its destination rows must spread wider:
     // rows 2 KiB apart ran 0.3x, 16 KiB 0.14-0.42x).
     constexpr i64 BT = block_tile<W>();
-    const bool blocks = n1 >= BT && n0 >= BT && (ss0 % 4096 != 0 || line_blocks_crowded<W>(ss0, ds1)) &&
-                        (L > 0 ? !planes_crowded<W>(ds1, n1) : gcd4k(ds1) <= 512);
+    const bool crowded = L > 0 ? planes_crowded<W>(ds1, n1) : gcd4k(ds1) > 512;
+    const bool blocks = n1 >= BT && n0 >= BT && (ss0 % 4096 != 0 || line_blocks_crowded<W>(ss0, ds1)) && !crowded;
     if (!NT && blocks) {
       line_blocks<W>(s, ss0, d, ds1, n1, n0);
       return;
     }
     // Into planes that crowd into one L1 set: plane_runs (not uint8; see there).
-    if (!NT && W >= 2 && (n1 == BT || n1 >= 2 * BT) && n0 >= kRunPixels &&
-        (L > 0 ? planes_crowded<W>(ds1, n1) : gcd4k(ds1) > 512)) {
+    if (!NT && W >= 2 && crowded && (n1 == BT || n1 >= 2 * BT) && n0 >= kRunPixels) {
       plane_runs<W>(s, ss0, d, n1, ds1, n0, planes_crowded<W>(ss0, n0));
       return;
     }
