@@ -204,6 +204,29 @@ def test_transpose_crowded_planes(target, threads, dtype, c):
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("nt", [1, 2, 3])
+def test_transpose_crowded_source_rows(target, dtype, nt):
+    """2-D transposes (and NCHW -> NHWC, the same copy) from source rows a multiple of 4 KiB apart
+    (their lines share one L1 set), whole rows and rows cut short, into destination rows that
+    crowd or not: the thread split by source rows in whole 256-pixel windows (counts that leave
+    a short last piece, and 3 threads), plane_runs reading ahead; the source one element into a
+    line."""
+    rng = np.random.default_rng(nt)
+    row = 4096 // np.dtype(dtype).itemsize
+    old = sd.get_num_threads()
+    sd.set_num_threads(nt)
+    try:
+        for n in (255, 256, 520, 777, 1000, 1024, 1100):
+            x = random_array(rng, (n * row + 1,), dtype)[1:].reshape(n, row)
+            for cols in (row, row - 40):
+                out = np.zeros((cols, n), dtype)
+                sd.copy(x[:, :cols].T, out)
+                assert_same(out, x[:, :cols].T.copy())
+    finally:
+        sd.set_num_threads(old)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("c", [2, 3, 4, 5, 8, 12, 15, 16, 17, 20, 24, 31, 32, 40, 48, 63])
 @pytest.mark.parametrize("to_planes", [True, False], ids=["nhwc_to_nchw", "nchw_to_nhwc"])
 def test_narrow_transposes(target, dtype, c, to_planes):
