@@ -190,6 +190,33 @@ void phases_watch_the_first_barrier() {
   CHECK_EQ(team_cap(), 1024);
 }
 
+// A team larger than any before is cold for 30 ms: its lateness (the OpenMP runtime starting
+// threads, Linux moving them off their parent's core) caps nothing. Sizes above any a real
+// region of this process could have run.
+void a_new_team_is_not_judged() {
+  reset_team_cap();
+  const auto t0 = Clock::now();
+  CHECK(team_is_cold(64));  // the first region of 64 threads
+  {
+    TeamWatch w(64, true);
+    w.caller_done();
+    sleep_ms(2);  // a lost time slice, were it judged
+  }
+  CHECK_EQ(team_cap(), 1024);
+  if (Clock::now() - t0 < std::chrono::milliseconds(25)) {  // (a loaded machine may have slept longer)
+    CHECK(team_is_cold(64));                                // within 30 ms of it
+    CHECK(team_is_cold(32));                                // any team then
+  }
+  sleep_ms(40);
+  CHECK(!team_is_cold(64));
+  CHECK(!team_is_cold(2));
+  CHECK(team_is_cold(65));  // one more thread: started anew
+  sleep_ms(40);
+  CHECK(!team_is_cold(65));
+  very_late(64);  // warm teams are judged as before
+  CHECK_EQ(team_cap(), 63);
+}
+
 }  // namespace
 
 int main() {
@@ -204,5 +231,6 @@ int main() {
   stays_busy_backs_off();
   busy_work_is_not_late();
   phases_watch_the_first_barrier();
+  a_new_team_is_not_judged();
   return check::report();
 }

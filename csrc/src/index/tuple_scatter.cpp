@@ -394,7 +394,7 @@ class TupleScatterStep final : public Step {
       for (int p = 0; p < n; ++p) apply_(g_, s.b[static_cast<std::size_t>(p)].r[static_cast<std::size_t>(r)], upd, out);
     };
 #ifdef STRIDED_HAVE_OPENMP
-    TeamWatch watch(nt);  // the filing phase is watched: its barrier is where team-mates are awaited
+    TeamWatch watch(nt, team_is_cold(nt));  // the filing phase is watched: its barrier is where team-mates are awaited
 #pragma omp parallel num_threads(nt)
     {
       if (omp_get_thread_num() == 0) watch.caller_started();

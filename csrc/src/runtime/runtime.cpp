@@ -92,6 +92,7 @@ constexpr std::int64_t kLateNs = 100'000;       // a warm wake-up is ~10 us, a c
 constexpr std::int64_t kVeryLateNs = 1'000'000;  // a lost time slice: never a wake-up
 constexpr std::int64_t kMinBackoffNs = 20'000'000, kMaxBackoffNs = 1'000'000'000;
 constexpr int kProbeCalls = 3;
+constexpr std::int64_t kColdNs = 30'000'000;  // team_is_cold: the scheduler spreads new threads
 std::atomic<int> g_cap{kUncapped}, g_streak{0}, g_grants{0};
 std::atomic<std::int64_t> g_probe_at{0}, g_backoff{kMinBackoffNs};
 
@@ -124,7 +125,21 @@ int threads_for_bytes(std::uint64_t bytes, int max_threads) noexcept {
   return capped(static_cast<int>(by_grain < static_cast<std::uint64_t>(max_threads) ? by_grain : max_threads));
 }
 
-TeamWatch::TeamWatch(int threads) noexcept : threads_(threads), start_ns_(threads > 1 ? now_ns() : 0) {}
+TeamWatch::TeamWatch(int threads, bool cold) noexcept
+    : threads_(threads), start_ns_(threads > 1 ? now_ns() : 0), cold_(cold) {}
+
+bool team_is_cold(int threads) noexcept {
+  static std::atomic<int> most{1};
+  static std::atomic<std::int64_t> grown_ns{0};
+  const std::int64_t now = now_ns();
+  int m = most.load(std::memory_order_relaxed);
+  while (threads > m)
+    if (most.compare_exchange_weak(m, threads, std::memory_order_relaxed)) {
+      grown_ns.store(now, std::memory_order_relaxed);
+      return true;
+    }
+  return now - grown_ns.load(std::memory_order_relaxed) < kColdNs;
+}
 
 void TeamWatch::caller_started() noexcept {
   if (threads_ > 1) started_ns_ = now_ns();
@@ -147,7 +162,7 @@ void TeamWatch::team_arrived() noexcept {
 // wait alone is most often team-mates woken from sleep after a pause between calls (100-300 us
 // in a VM), which the next region does not pay.
 TeamWatch::~TeamWatch() {
-  if (threads_ <= 1 || done_ns_ == 0) return;
+  if (threads_ <= 1 || done_ns_ == 0 || cold_) return;
   const std::int64_t begun = started_ns_ ? started_ns_ : start_ns_, end = arrived_ns_ ? arrived_ns_ : now_ns();
   const std::int64_t work = done_ns_ - begun, wait = (end - done_ns_) + (begun - start_ns_);
   if (wait > kLateNs && (wait > work || alone_)) {  // team-mates were not running

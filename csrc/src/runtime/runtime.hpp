@@ -30,10 +30,11 @@ int threads_for_bytes(std::uint64_t bytes, int max_threads) noexcept;
 /// the machine stays busy (20 ms to 1 s) it tries twice the cap for the next 3 calls. Waits
 /// count at the region's end and at its start (OpenMP's runtime holds the caller until the
 /// previous region's team-mates are back in its pool: one descheduled there costs a time slice).
-/// Only speed depends on it: results never depend on the team size.
+/// Only speed depends on it: results never depend on the team size. A `cold` region is not
+/// judged (team_is_cold).
 class TeamWatch {
  public:
-  explicit TeamWatch(int threads) noexcept;
+  explicit TeamWatch(int threads, bool cold = false) noexcept;
   void caller_started() noexcept;  // thread 0, first thing inside the region
   void caller_done() noexcept;     // thread 0, when it finds no more work
   /// The same, with the share of the region's work units the caller did itself: one that did
@@ -48,8 +49,16 @@ class TeamWatch {
  private:
   int threads_;
   std::int64_t start_ns_, started_ns_ = 0, done_ns_ = 0, arrived_ns_ = 0;
-  bool alone_ = false;
+  bool alone_ = false, cold_;
 };
+
+/// Whether a parallel region of `threads` is the first of a team larger than any this process
+/// has run, or comes less than 30 ms after it: the OpenMP runtime starts the new threads in the
+/// first, and Linux starts a new thread on its parent's core until a load balance moves it (a
+/// VM, 2 threads, 0.1 ms calls: the first region took 1-8 ms, one of the next few up to 8 ms;
+/// judged, they capped the team for the next 20 ms of most new processes). The caller passes it
+/// to TeamWatch as `cold`.
+bool team_is_cold(int threads) noexcept;
 
 /// The engine's one parallel loop: body(i) for every i in [0, count), on up to `threads` threads
 /// of one watched region. Thread t first takes the t-th contiguous share of the items, in
@@ -76,7 +85,7 @@ void parallel_items(std::int64_t count, int threads, F&& body) {
       share[t].next.store(count * t / threads, std::memory_order_relaxed);
       share[t].end = count * (t + 1) / threads;
     }
-    TeamWatch watch(threads);
+    TeamWatch watch(threads, team_is_cold(threads));
 #pragma omp parallel num_threads(threads)
     {
       const int me = omp_get_thread_num();
