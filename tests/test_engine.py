@@ -222,6 +222,11 @@ def test_transpose_crowded_source_rows(target, dtype, nt):
                 out = np.zeros((cols, n), dtype)
                 sd.copy(x[:, :cols].T, out)
                 assert_same(out, x[:, :cols].T.copy())
+        # a batch of them (the split's pieces in each)
+        x = random_array(rng, (3, 777, row), dtype)
+        out = np.zeros((3, row, 777), dtype)
+        sd.copy(x.transpose(0, 2, 1), out)
+        assert_same(out, x.transpose(0, 2, 1).copy())
     finally:
         sd.set_num_threads(old)
 
