@@ -363,9 +363,11 @@ void set_granules(Bound& b, int nt) {
   // (the hardware's prefetch follows a row only that far, it seems). Processes alternated, 2
   // threads, GB/s: 1024 x 1024 float32 24.5 -> 35.2, 1000 x 1024 float32 31.9 -> 39.2, 1000 x
   // 2048 float16 31.2 -> 52.3, 1024 x 2048 float16 18.4 -> 32.6; the AVX2 kernels 1.2-2.3x. Not
-  // streamed (4096 x 4096 float16 0.8x) nor uint8 (0.9x).
+  // streamed (4096 x 4096 float16 0.8x) nor uint8 (0.9x). At least two pieces a thread, so that a
+  // thread late to start leaves one to the others: with one each (512 x 512 float64, 1000 x 2048
+  // float16), in the machine's slower phases, the calls ran 0.55-0.8x the bands.
   const i64 n0 = p.inner.n, nn = static_cast<i64>(nt);
-  if (p.kind == KernelKind::Transpose && !p.stream && p.wlog != 0 && p.row.n > 256 && n0 >= 256 * nn &&
+  if (p.kind == KernelKind::Transpose && !p.stream && p.wlog != 0 && p.row.n > 256 && n0 >= 512 * nn &&
       rows_per_set(p.inner.ss, 16) > 8) {
     const i64 k = std::min(n0 / 256, 16 * nn) / nn * nn, q = i64{64} >> p.wlog;  // q: a line's elements
     b.cols = ((n0 + k - 1) / k + q - 1) / q * q;
