@@ -60,12 +60,25 @@ def simd(request):
     _core._set_simd(before)
 
 
+@contextlib.contextmanager
+def team_of(n):
+    """``n`` threads for every call, the busy-machine watch off: pytest's workers share the
+    cores, and the watch would cap the team (to one thread) whenever they crowd each other,
+    leaving the multi-threaded paths untested."""
+    old, watch = sd.get_num_threads(), _core._team_watch()
+    sd.set_num_threads(n)
+    _core._set_team_watch(False)
+    try:
+        yield n
+    finally:
+        _core._set_team_watch(watch)
+        sd.set_num_threads(old)
+
+
 @pytest.fixture(params=[1, 2], ids=["1thread", "2threads"])
 def threads(request):
-    old = sd.get_num_threads()
-    sd.set_num_threads(request.param)
-    yield request.param
-    sd.set_num_threads(old)
+    with team_of(request.param):
+        yield request.param
 
 
 def run_threads(fn, n=8):

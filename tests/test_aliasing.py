@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from numpy.lib.stride_tricks import as_strided
 
 import strided as sd
-from conftest import ALL_DTYPES
+from conftest import ALL_DTYPES, team_of
 
 
 # ---------------------------------------------------------------- outputs that overlap each other
@@ -270,9 +270,7 @@ def _write_in_order(base_len, shape, strides, offset, values, dtype):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_copy_into_a_stride_0_output_keeps_the_last_coordinate(threads):
-    old = sd.get_num_threads()
-    sd.set_num_threads(threads)
-    try:
+    with team_of(threads):
         x = np.arange(512 * 1024, dtype=np.float32).reshape(512, 1024)
         buf = np.zeros(1024, np.float32)
         out = as_strided(buf, shape=(512, 1024), strides=(0, 4))
@@ -291,8 +289,6 @@ def test_copy_into_a_stride_0_output_keeps_the_last_coordinate(threads):
             out=[np.empty((500, 1024), np.float32), as_strided(buf3, shape=(12, 1024), strides=(0, 4))],
         )
         np.testing.assert_array_equal(buf3, x[-1])
-    finally:
-        sd.set_num_threads(old)
 
 
 def test_output_with_overlapping_strides_is_a_buffer_error():

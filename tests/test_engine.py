@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import strided as sd
 from strided import _core
+from conftest import team_of
 
 DTYPES = [
     np.float32,
@@ -43,10 +44,8 @@ def target(request):
 
 @pytest.fixture(params=[1, 2])
 def threads(request):
-    before = sd.get_num_threads()
-    sd.set_num_threads(request.param)
-    yield request.param
-    sd.set_num_threads(before)
+    with team_of(request.param):
+        yield request.param
 
 
 def bits(a: np.ndarray) -> np.ndarray:
@@ -213,10 +212,8 @@ def test_transpose_crowded_source_rows(target, dtype, nt):
     line."""
     rng = np.random.default_rng(nt)
     row = 4096 // np.dtype(dtype).itemsize
-    old = sd.get_num_threads()
-    sd.set_num_threads(nt)
-    try:
-        for n in (255, 256, 520, 777, 1000, 1024, 1100):
+    with team_of(nt):
+        for n in (255, 256, 520, 777, 1000, 1024, 1100, 1600):
             x = random_array(rng, (n * row + 1,), dtype)[1:].reshape(n, row)
             for cols in (row, row - 40):
                 out = np.zeros((cols, n), dtype)
@@ -227,8 +224,6 @@ def test_transpose_crowded_source_rows(target, dtype, nt):
         out = np.zeros((3, row, 777), dtype)
         sd.copy(x.transpose(0, 2, 1), out)
         assert_same(out, x.transpose(0, 2, 1).copy())
-    finally:
-        sd.set_num_threads(old)
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import strided as sd
 from strided import _core
-from conftest import ALL_DTYPES, index_kernel_variant, random_array, run_threads, same_bits
+from conftest import ALL_DTYPES, index_kernel_variant, random_array, run_threads, same_bits, team_of
 
 NATIVE_INDEX = [np.int32, np.int64, np.uint32, np.uint64]
 CONVERTED_INDEX = [np.int8, np.int16, np.uint8, np.uint16]
@@ -350,8 +350,7 @@ def _big_cases(rng):
 @pytest.mark.parametrize("reduction", REDUCTIONS)
 def test_scatter_threads_identical_and_exact(reduction):
     rng = np.random.default_rng(7)
-    old = sd.get_num_threads()
-    try:
+    with team_of(sd.get_num_threads()):
         for name, x, idx, axis in _big_cases(rng):
             upd = rng.standard_normal(idx.shape).astype(np.float32)
             if reduction == "mul":
@@ -363,15 +362,12 @@ def test_scatter_threads_identical_and_exact(reduction):
             assert same_bits(results[0], results[1]), name
             if name != "axis1":  # the Python loop is slow; two layouts suffice for exactness
                 assert same_bits(results[0], ref_scatter(x, idx, upd, axis, reduction)), name
-    finally:
-        sd.set_num_threads(old)
 
 
 def test_scatter_nd_threads_identical_and_exact():
     rng = np.random.default_rng(3)
     x = rng.standard_normal((50, 40)).astype(np.float32)
-    old = sd.get_num_threads()
-    try:
+    with team_of(sd.get_num_threads()):
         for idx, upd in (
             (rng.integers(0, 50, (3000, 1)), rng.standard_normal((3000, 40)).astype(np.float32)),  # row slices
             (rng.integers(0, 40, (20000, 2)) % [50, 40], rng.standard_normal(20000).astype(np.float32)),  # elements
@@ -384,8 +380,6 @@ def test_scatter_nd_threads_identical_and_exact():
                 assert same_bits(res[0], res[1]), reduction
             if idx.shape[-1] == 1:
                 assert same_bits(res[0], ref_scatter_nd(x, idx, upd, "max"))
-    finally:
-        sd.set_num_threads(old)
 
 
 def test_gathers_threads_identical():
@@ -393,8 +387,7 @@ def test_gathers_threads_identical():
     x = random_array(rng, (300, 500), np.float64)
     ge_idx = rng.integers(-300, 300, (400, 500))
     nd_idx = np.stack([np.arange(300) % 300, (7 * np.arange(300)) % 500], -1)
-    old = sd.get_num_threads()
-    try:
+    with team_of(sd.get_num_threads()):
         outs = {}
         for t in (1, 2):
             sd.set_num_threads(t)
@@ -408,8 +401,6 @@ def test_gathers_threads_identical():
         assert same_bits(outs[1][0], np.take_along_axis(x, ge_idx, axis=0))
         assert same_bits(outs[1][1], x[:, ::-1])
         assert same_bits(outs[1][2], x[nd_idx[:, 0], nd_idx[:, 1]])
-    finally:
-        sd.set_num_threads(old)
 
 
 def _fingerprint():
@@ -443,6 +434,7 @@ def test_simd_targets_identical():
     targets = _core._simd_targets()
     before = _core._simd()
     old = sd.get_num_threads()
+    _core._set_team_watch(False)  # two threads that are two (conftest.team_of)
     try:
         prints = {}
         for t in targets:
@@ -456,6 +448,7 @@ def test_simd_targets_identical():
     finally:
         _core._set_simd(before)
         sd.set_num_threads(old)
+        _core._set_team_watch(True)
 
 
 def test_large_indices_narrowed_by_default_exact():
@@ -642,8 +635,7 @@ def test_error_large_parallel_check():
     idx[300, 17] = 512
     idx[400, 3] = -600
     out = _filled((512, 512))
-    old = sd.get_num_threads()
-    try:
+    with team_of(sd.get_num_threads()):
         for t in (1, 2):
             sd.set_num_threads(t)
             with pytest.raises(
@@ -651,8 +643,6 @@ def test_error_large_parallel_check():
             ):
                 sd.scatter(x, idx, np.ones((512, 512), np.float32), out=out)
             assert (out == 7).all()
-    finally:
-        sd.set_num_threads(old)
 
 
 # ---------------------------------------------------------------- arguments

@@ -146,6 +146,10 @@ void register_engine(pyb::module_& m) {
   m.def("_result_pool_limit", &result_pool_limit);
   m.def("_team_cap", &detail::team_cap,
         "The busy-machine cap on team sizes (1024: uncapped); for benchmarks and diagnostics.");
+  m.def("_set_team_watch", &detail::set_team_watch, pyb::arg("on"),
+        "Whether the busy-machine watch may cap teams (default True); off, every call gets the threads it "
+        "asks for. For tests of the multi-threaded paths.");
+  m.def("_team_watch", &detail::team_watch);
   m.def(
       "_memcpy",
       [](pyb::handle dst, pyb::handle src, int threads) {

@@ -11,6 +11,7 @@
 #include "check.hpp"
 #include "plan/copy_plan.hpp"
 #include "plan/plan_detail.hpp"
+#include "runtime/runtime.hpp"
 #include "runtime/simd.hpp"
 #include "strided/error.hpp"
 
@@ -347,6 +348,9 @@ void test_cpu_detection() {
 }  // namespace
 
 int main() {
+  // Teams of the size asked for, however busy the machine (ctest runs tests side by side, and the
+  // busy-machine watch would cap them to one thread).
+  set_team_watch(false);
   test_cpu_detection();
   test_planner();
   test_zero_dst_stride();

@@ -94,6 +94,7 @@ constexpr std::int64_t kMinBackoffNs = 20'000'000, kMaxBackoffNs = 1'000'000'000
 constexpr int kProbeCalls = 3;
 constexpr std::int64_t kColdNs = 30'000'000;  // team_is_cold: the scheduler spreads new threads
 std::atomic<int> g_cap{kUncapped}, g_streak{0}, g_grants{0};
+std::atomic<bool> g_watch{true};
 std::atomic<std::int64_t> g_probe_at{0}, g_backoff{kMinBackoffNs};
 
 std::int64_t now_ns() noexcept {
@@ -106,6 +107,7 @@ std::int64_t now_ns() noexcept {
 // ones judge). The probe re-arms itself a back-off later. Doubling, not one more: after a burst
 // of load on 16 cores the team is whole again after 4 good probes, not 15.
 int capped(int want) noexcept {
+  if (!g_watch.load(std::memory_order_relaxed)) return want;
   const int cap = g_cap.load(std::memory_order_relaxed);
   if (want <= cap) return want;
   std::int64_t at = g_probe_at.load(std::memory_order_relaxed);
@@ -162,7 +164,7 @@ void TeamWatch::team_arrived() noexcept {
 // wait alone is most often team-mates woken from sleep after a pause between calls (100-300 us
 // in a VM), which the next region does not pay.
 TeamWatch::~TeamWatch() {
-  if (threads_ <= 1 || done_ns_ == 0 || cold_) return;
+  if (threads_ <= 1 || done_ns_ == 0 || cold_ || !g_watch.load(std::memory_order_relaxed)) return;
   const std::int64_t begun = started_ns_ ? started_ns_ : start_ns_, end = arrived_ns_ ? arrived_ns_ : now_ns();
   const std::int64_t work = done_ns_ - begun, wait = (end - done_ns_) + (begun - start_ns_);
   if (wait > kLateNs && (wait > work || alone_)) {  // team-mates were not running
@@ -187,6 +189,8 @@ TeamWatch::~TeamWatch() {
 }
 
 int team_cap() noexcept { return g_cap.load(std::memory_order_relaxed); }
+void set_team_watch(bool on) noexcept { g_watch.store(on, std::memory_order_relaxed); }
+bool team_watch() noexcept { return g_watch.load(std::memory_order_relaxed); }
 
 void reset_team_cap() noexcept {
   g_cap.store(kUncapped, std::memory_order_relaxed);

@@ -145,5 +145,10 @@ inline void parallel_parts(std::int64_t total, int parts, int threads, std::int6
 /// Tests and diagnostics: the current cap (1024 when not capped); reset lifts it.
 int team_cap() noexcept;
 void reset_team_cap() noexcept;
+/// Tests: with the watch off, every region gets the threads it asks for and none is judged (the
+/// multi-threaded paths run multi-threaded however busy the machine: pytest's workers share its
+/// cores and capped each other's teams, leaving the split's code untested).
+void set_team_watch(bool on) noexcept;
+bool team_watch() noexcept;
 
 }  // namespace strided::detail
