@@ -356,13 +356,14 @@ void set_granules(Bound& b, int nt) {
     b.cols = (want < 64 ? 64 : want) / 64 * 64;
     b.granules = p.outer_count * ((p.inner.n + b.cols - 1) / b.cols);
   }
-  // Source rows that crowd one L1 set (2-D transposes of 1024 x 1024 float32, 1000 x 2048
+  // Source rows that crowd one L1 set (2-D transposes of 1024 x 1024 float32, 1024 x 2048
   // float16: rows 4 KiB apart), into the cache: split by columns too, so that each call reads its
   // source rows whole, in pieces of at least plane_runs's 256-pixel windows. Bands of 64 planes
   // read 256 bytes of every row per call, and ran at half the speed per thread of whole rows
   // (the hardware's prefetch follows a row only that far, it seems). Processes alternated, 2
-  // threads, GB/s: 1024 x 1024 float32 24.5 -> 35.2, 1000 x 1024 float32 31.9 -> 39.2, 1000 x
-  // 2048 float16 31.2 -> 52.3, 1024 x 2048 float16 18.4 -> 32.6; the AVX2 kernels 1.2-2.3x. Not
+  // threads, GB/s (runs an hour apart differed: the dev VM has phases where two threads run no
+  // faster than one): 1024 x 1024 float32 24.5 -> 35.2, 26.8 -> 41.4, 23.3 -> 23.2; 1024 x 2048
+  // float16 18.4 -> 32.6, 17.8 -> 25.8; the AVX2 kernels 1024 x 1024 float32 14.7 -> 28.2. Not
   // streamed (4096 x 4096 float16 0.8x) nor uint8 (0.9x). At least two pieces a thread, so that a
   // thread late to start leaves one to the others: with one each (512 x 512 float64, 1000 x 2048
   // float16), in the machine's slower phases, the calls ran 0.55-0.8x the bands.
