@@ -42,12 +42,6 @@ def target(request):
     _core._set_simd(before)
 
 
-@pytest.fixture(params=[1, 2])
-def threads(request):
-    with team_of(request.param):
-        yield request.param
-
-
 def bits(a: np.ndarray) -> np.ndarray:
     """The same elements as unsigned integers: compares NaN payloads and -0.0 exactly."""
     return a.view(np.dtype(f"u{a.dtype.itemsize}"))
@@ -207,9 +201,9 @@ def test_transpose_crowded_planes(target, threads, dtype, c):
 def test_transpose_crowded_source_rows(target, dtype, nt):
     """2-D transposes (and NCHW -> NHWC, the same copy) from source rows a multiple of 4 KiB apart
     (their lines share one L1 set), whole rows and rows cut short, into destination rows that
-    crowd or not: the thread split by source rows in whole 256-pixel windows (counts that leave
-    a short last piece, and 3 threads), plane_runs reading ahead; the source one element into a
-    line."""
+    crowd or not: the thread split by source rows in pieces of at least 256 pixels, two or more a
+    thread (counts that leave a short last piece, and 3 threads), plane_runs reading ahead; the
+    source one element into a line."""
     rng = np.random.default_rng(nt)
     row = 4096 // np.dtype(dtype).itemsize
     with team_of(nt):
