@@ -176,10 +176,11 @@ def test_transpose_tile_edges(target, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
-@pytest.mark.parametrize("c", [16, 20, 24, 32, 40, 64])
+@pytest.mark.parametrize("c", [16, 20, 24, 32, 36, 40, 48, 60, 64])
 def test_transpose_crowded_planes(target, threads, dtype, c):
     """NHWC -> NCHW into planes a multiple of 4 KiB apart (they share one L1 set; the planes'
-    runs staged in L1), whole and padded planes, pixel counts around the 256-pixel windows, the
+    runs staged in L1: plane_runs's strips, or other paths a window at a time into a buffer,
+    of 128 pixels for float16 C = 60), whole and padded planes, pixel counts around the windows, the
     output one element off alignment; and 2-D transposes of 4 KiB source rows (crowded too),
     the source one element into a line."""
     rng = np.random.default_rng(c)

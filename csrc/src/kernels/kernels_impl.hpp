@@ -1536,6 +1536,24 @@ template <int W> void tiles_to_lines(const byte* s, i64 ss0, byte* d, i64 ds1, i
 #endif
 
 #if defined(STRIDED_AVX2)  // (and AVX-512)
+// The blocks' tile edge: the line tiles, or the micro-tiles where there are none (AVX2).
+template <int W> constexpr i64 block_tile() { return line_edge<W>() > 0 ? line_edge<W>() : tile_edge<W>(); }
+// plane_runs's window (pixels).
+constexpr i64 kRunPixels = 256;
+// More than 8 lines in one set among the first 16 planes, or a block tile's (float64: two tiles
+// of 8 planes, all in one set, ran 0.4-0.65x the runs in line_blocks; with 8 lines a set, float32
+// C = 16 and 32, line_blocks ran 1.2-1.5x the runs).
+template <int W> bool planes_crowded(i64 ds1, i64 n1) {
+  return rows_per_set(ds1, imin(n1, imax(block_tile<W>(), 16))) > 8;
+}
+// plane_runs's strip onto crowded planes: a source line's planes (LS) or a block tile's (AVX2:
+// two to four micro-tiles across a line, see there), 0 for the plane counts between them and
+// for uint8: k_transpose stages those of float16 and float32 (staged_windows).
+template <int W> constexpr i64 run_strip(i64 n1) {
+  constexpr i64 BT = block_tile<W>(), LS = 64 / W > BT ? 64 / W : BT;
+  return W < 2 ? 0 : n1 == LS || n1 >= 2 * LS ? LS : n1 == BT || n1 >= 2 * BT ? BT : 0;
+}
+
 // Transposes into the cache (k_transpose says when): line micro-tiles (AVX2: the micro-tiles,
 // rows of 16 or 32 bytes) in blocks of 4 x 4 tiles
 // (the block edge hardly mattered: 2 to 8 tiles, or none, within 10%); the rows and columns past
@@ -1552,8 +1570,6 @@ template <int W> void tiles_to_lines(const byte* s, i64 ss0, byte* d, i64 ds1, i
 // with 4 KiB destination rows as well, 0.5-0.7x). k_transpose keeps the older paths for other
 // sources a multiple of 4 KiB apart (1024 x 1024 float32 0.86x) and for destinations of more
 // than 8 lines per set (NHWC -> NCHW (1, 64, 64, 64) float16 0.24x, (4, 32, 32, 64) 0.69x).
-// The blocks' tile edge: the line tiles, or the micro-tiles where there are none (AVX2).
-template <int W> constexpr i64 block_tile() { return line_edge<W>() > 0 ? line_edge<W>() : tile_edge<W>(); }
 // gcd(st, 4096): the lowest set bit of |st|, at most 4096 (std::gcd would be a weak symbol of
 // this ISA's object at -O0, which scripts/check_isa_symbols.sh rejects).
 inline i64 gcd4k(i64 st) {
@@ -1612,13 +1628,6 @@ template <int W> void line_blocks(const byte* s, i64 ss0, byte* d, i64 ds1, i64 
 // -> 27.2 GB/s (24.8 without reading ahead), 1000 x 512 float64 22.8 -> 32.5, NCHW -> NHWC
 // (1, 256, 32, 32) float32 18.3 -> 28.7; reading ahead onto crowded planes ran 0.83-0.96x).
 // AVX2's micro-tiles ran 0.47-0.87x there: they keep the staged blocks.
-constexpr i64 kRunPixels = 256;
-// More than 8 lines in one set among the first 16 planes, or a block tile's (float64: two tiles
-// of 8 planes, all in one set, ran 0.4-0.65x the runs in line_blocks; with 8 lines a set, float32
-// C = 16 and 32, line_blocks ran 1.2-1.5x the runs).
-template <int W> bool planes_crowded(i64 ds1, i64 n1) {
-  return rows_per_set(ds1, imin(n1, imax(block_tile<W>(), 16))) > 8;
-}
 // L: the strip's planes, a multiple of the block tile: a source line's worth where the caller can
 // (AVX2: two to four micro-tiles across the line, so that the line is loaded once; strips of one
 // tile read it again a strip later, from L2 where the rows crowd). AVX2, one thread, processes
@@ -2117,10 +2126,47 @@ inline void narrow(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n, i64 len) {
   }
 }
 
+#if defined(STRIDED_AVX2)  // (and AVX-512; SSE2 and NEON unmeasured)
+template <int W, bool NT>
+void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64 ds0);
+
+// Into planes that crowd one L1 set where plane_runs takes no strips (fewer planes than a strip,
+// counts between strips): plane_runs's window around any path. The call runs a window of pixels
+// at a time into an L1 buffer whose rows do not crowd, by k_transpose's other paths, and each
+// plane's run is then stored in turn (consecutive stores, consecutive sets). One thread, AMD Zen
+// 5, 1 MiB, processes alternated, GB/s: NHWC -> NCHW (4, 64, 64, C) float16 C = 16 21.0 -> 30.4,
+// 36 12.2 -> 23.5, 40 24.0 -> 28.2, 48 22.0 -> 28.5; float32 C = 20 14.7 -> 28.3, 24 28.9 -> 30.6
+// (AVX2: unchanged, its strips of 8 take most counts). Pixels of at least a line, or of 32 bytes
+// (the lanes kernels); the narrow and the groups' kernels (pixels of 17-63 other bytes) ran
+// 0.55-0.95x through the buffer (float16 C = 12, 20, 24, 28), and so did float64's pairs of 8x8
+// tiles (C = 10, 12: 0.74-0.87x): not taken. Returns false where it does not apply. Out of line:
+// its buffer stays out of k_transpose's frame.
+template <int W> STRIDED_NOINLINE bool staged_windows(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n1, i64 n0) {
+  constexpr i64 kBuf = 32 * 1024;
+  // Windows of 256 pixels, or 128 or 64 where the planes' runs would not fit the buffer.
+  i64 S = kRunPixels;
+  while (S > 64 && n1 * (S * W + 64) > kBuf) S /= 2;
+  const i64 RB = S * W + 64;
+  if (n0 < S || n1 * RB > kBuf || (n1 * W < 64 && n1 * W != 32) || run_strip<W>(n1) != 0 || !planes_crowded<W>(ds1, n1))
+    return false;
+  alignas(64) byte buf[kBuf];
+  for (i64 i0 = 0; i0 < n0; i0 += S) {
+    const i64 i = imin(i0, n0 - S);  // the last window ends at n0 (rewriting a few pixels)
+    k_transpose<W, false>(s + i * ss0, buf, n1, W, RB, S, ss0, W);
+    for (i64 r = 0; r < n1; ++r) put_run<false>(d + r * ds1 + i * W, buf + r * RB, S * W);
+  }
+  return true;
+}
+#endif
+
 template <int W, bool NT>
 void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64 ds0) {
   constexpr i64 T = tile_edge<W>();
   const bool unit = ss1 == W && ds0 == W;
+#if defined(STRIDED_AVX2)
+  if constexpr (!NT && (W == 2 || W == 4))
+    if (unit && staged_windows<W>(s, ss0, d, ds1, n1, n0)) return;
+#endif
   // Sides of up to 8: the narrow kernels (shuffle chains); 9..16: panels where they apply
   // (nChw16c: a chain of 15 shuffles per vector ran 1.3x slower than the panel).
   const i64 small = imin(n0, n1);
@@ -2289,8 +2335,9 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
     constexpr i64 LS = 64 / W > BT ? 64 / W : BT;  // a strip of a whole source line's planes
     if (!NT && W >= 2 && (crowded || (L > 0 && rows_crowded && n1 >= kRunPixels)) && n0 >= kRunPixels) {
       if (!crowded) return plane_runs<W, true, BT>(s, ss0, d, n1, ds1, n0, true);
-      if (n1 == LS || n1 >= 2 * LS) return plane_runs<W, false, LS>(s, ss0, d, n1, ds1, n0, rows_crowded);
-      if (n1 == BT || n1 >= 2 * BT) return plane_runs<W, false, BT>(s, ss0, d, n1, ds1, n0, rows_crowded);
+      const i64 strip = run_strip<W>(n1);
+      if (strip == LS) return plane_runs<W, false, LS>(s, ss0, d, n1, ds1, n0, rows_crowded);
+      if (strip == BT) return plane_runs<W, false, BT>(s, ss0, d, n1, ds1, n0, rows_crowded);
     }
 #endif
     // Both sides packed (a whole (1, HW, C) array): the panels of the shorter side. NHWC -> NCHW
