@@ -569,44 +569,44 @@ template <bool NT> inline void rows24_u16(const byte* s, byte* d, i64 ds0) {
   }
 }
 #endif
-#if defined(STRIDED_AVX2)  // (AVX-512 targets too: micro_u32_8 finishes 16x16 tiling's edges)
+#if defined(STRIDED_AVX2)  // (AVX-512 targets too: micro256<4> finishes 16x16 tiling's edges)
 template <bool NT> inline void put256(byte* p, __m256i v) {
   if (NT) _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
   else _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
 }
-// 8 rows of 8 4-byte units -> o[j] = unit j of every row.
-STRIDED_ALWAYS_INLINE void u32_8x8(const __m256 r[8], __m256 o[8]) {
-  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
-  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
-  const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
-  const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
-  const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-  const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-  const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-  const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-  o[0] = _mm256_permute2f128_ps(u0, u4, 0x20), o[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
-  o[2] = _mm256_permute2f128_ps(u2, u6, 0x20), o[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
-  o[4] = _mm256_permute2f128_ps(u0, u4, 0x31), o[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
-  o[6] = _mm256_permute2f128_ps(u2, u6, 0x31), o[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
+// AVX2's register tiles, G = 32 / W rows of G units -> o[j] = unit j of every row: 8x8 of 4
+// bytes, 4x4 of 8.
+template <int W> STRIDED_ALWAYS_INLINE void tile256(const __m256i r[32 / W], __m256i o[32 / W]) {
+  static_assert(W == 4 || W == 8, "4- and 8-byte units");
+  if constexpr (W == 4) {
+    const auto f = [&](int k) { return _mm256_castsi256_ps(r[k]); };
+    const __m256 t0 = _mm256_unpacklo_ps(f(0), f(1)), t1 = _mm256_unpackhi_ps(f(0), f(1));
+    const __m256 t2 = _mm256_unpacklo_ps(f(2), f(3)), t3 = _mm256_unpackhi_ps(f(2), f(3));
+    const __m256 t4 = _mm256_unpacklo_ps(f(4), f(5)), t5 = _mm256_unpackhi_ps(f(4), f(5));
+    const __m256 t6 = _mm256_unpacklo_ps(f(6), f(7)), t7 = _mm256_unpackhi_ps(f(6), f(7));
+    const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    const __m256 x[8] = {_mm256_permute2f128_ps(u0, u4, 0x20), _mm256_permute2f128_ps(u1, u5, 0x20),
+                         _mm256_permute2f128_ps(u2, u6, 0x20), _mm256_permute2f128_ps(u3, u7, 0x20),
+                         _mm256_permute2f128_ps(u0, u4, 0x31), _mm256_permute2f128_ps(u1, u5, 0x31),
+                         _mm256_permute2f128_ps(u2, u6, 0x31), _mm256_permute2f128_ps(u3, u7, 0x31)};
+    for (int k = 0; k < 8; ++k) o[k] = _mm256_castps_si256(x[k]);
+  } else {
+    const __m256i t0 = _mm256_unpacklo_epi64(r[0], r[1]), t1 = _mm256_unpackhi_epi64(r[0], r[1]);
+    const __m256i t2 = _mm256_unpacklo_epi64(r[2], r[3]), t3 = _mm256_unpackhi_epi64(r[2], r[3]);
+    o[0] = _mm256_permute2x128_si256(t0, t2, 0x20), o[1] = _mm256_permute2x128_si256(t1, t3, 0x20);
+    o[2] = _mm256_permute2x128_si256(t0, t2, 0x31), o[3] = _mm256_permute2x128_si256(t1, t3, 0x31);
+  }
 }
-template <bool NT> inline void micro_u32_8(const byte* s, i64 sst, byte* d, i64 dst) {
-  __m256 r[8], o[8];
-  for (int k = 0; k < 8; ++k) r[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(s + k * sst));
-  u32_8x8(r, o);
-  for (int k = 0; k < 8; ++k) put256<NT>(d + k * dst, _mm256_castps_si256(o[k]));
-}
-// 4 rows of 4 8-byte units -> o[j] = unit j of every row.
-STRIDED_ALWAYS_INLINE void u64_4x4(const __m256i r[4], __m256i o[4]) {
-  const __m256i t0 = _mm256_unpacklo_epi64(r[0], r[1]), t1 = _mm256_unpackhi_epi64(r[0], r[1]);
-  const __m256i t2 = _mm256_unpacklo_epi64(r[2], r[3]), t3 = _mm256_unpackhi_epi64(r[2], r[3]);
-  o[0] = _mm256_permute2x128_si256(t0, t2, 0x20), o[1] = _mm256_permute2x128_si256(t1, t3, 0x20);
-  o[2] = _mm256_permute2x128_si256(t0, t2, 0x31), o[3] = _mm256_permute2x128_si256(t1, t3, 0x31);
-}
-template <bool NT> inline void micro_u64_4(const byte* s, i64 sst, byte* d, i64 dst) {
-  __m256i r[4], o[4];
-  for (int k = 0; k < 4; ++k) r[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + k * sst));
-  u64_4x4(r, o);
-  for (int k = 0; k < 4; ++k) put256<NT>(d + k * dst, o[k]);
+// The micro-tiles of tile256: source row k at s + k*sst, destination row j at d + j*dst.
+template <int W, bool NT> inline void micro256(const byte* s, i64 sst, byte* d, i64 dst) {
+  constexpr int G = 32 / W;
+  __m256i r[G], o[G];
+  for (int k = 0; k < G; ++k) r[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + k * sst));
+  tile256<W>(r, o);
+  for (int k = 0; k < G; ++k) put256<NT>(d + k * dst, o[k]);
 }
 #elif defined(STRIDED_SSE2)
 template <bool NT> inline void micro_u32_4(const byte* s, i64 sst, byte* d, i64 dst) {
@@ -966,8 +966,7 @@ template <int W, bool NT> inline void micro(const byte* s, i64 sst, byte* d, i64
   else if constexpr (W == 4) micro_u32_16<NT>(s, sst, d, dst);
   else micro_u64_8<NT>(s, sst, d, dst);
 #elif defined(STRIDED_AVX2)
-  else if constexpr (W == 4) micro_u32_8<NT>(s, sst, d, dst);
-  else micro_u64_4<NT>(s, sst, d, dst);
+  else micro256<W, NT>(s, sst, d, dst);
 #else
   else if constexpr (W == 4) micro_u32_4<NT>(s, sst, d, dst);
   else micro_u64_2<NT>(s, sst, d, dst);
@@ -1065,7 +1064,7 @@ template <int W> inline void tile_area(const byte* sb, i64 RS, byte* db, i64 RD,
       for (i64 i = 0; i < r16; i += 16) micro_u32_16<false>(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
     for (i64 c = 0; c < cols; c += 8)  // the 8x8 edges: rows past r16 in every column, then the last 8 columns
       for (i64 i = c < c16 ? r16 : 0; i < rows; i += 8)
-        micro_u32_8<false>(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
+        micro256<4, false>(sb + i * RS + c * W, RS, db + c * RD + i * W, RD);
     return;
   }
 #endif
@@ -1209,7 +1208,7 @@ STRIDED_ALWAYS_INLINE void rest_tiles(const byte* s, i64 ss0, byte* o, i64 ds1, 
   constexpr i64 T = line_edge<W>();
   if constexpr (W == 4) {
     if (nl < nc)
-      for (i64 h = 0; h < T; h += 8) micro_u32_8<false>(s + nl * ss0 + h * W, ss0, o + h * ds1 + nl * W, ds1);
+      for (i64 h = 0; h < T; h += 8) micro256<4, false>(s + nl * ss0 + h * W, ss0, o + h * ds1 + nl * W, ds1);
   } else if constexpr (W == 2) {
     if (nl == 0 && nc == 24 && ds1 == 48) {  // one thread: 1.5 MiB in cache 25 -> 41 GB/s, 12 MiB streamed 23 -> 32
       planes24_u16<false>(s, ss0, o);
@@ -1848,14 +1847,7 @@ template <int W, int C, bool NT> inline i64 deinterleave_pad(const byte* s, byte
         __m256i v[G], q[G];
         for (int k = 0; k < G; ++k)
           v[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + ((i + k) * C + g * G) * W));
-        if constexpr (W == 4) {
-          __m256 f[8], o[8];
-          for (int k = 0; k < 8; ++k) f[k] = _mm256_castsi256_ps(v[k]);
-          u32_8x8(f, o);
-          for (int k = 0; k < 8; ++k) q[k] = _mm256_castps_si256(o[k]);
-        } else {
-          u64_4x4(v, q);
-        }
+        tile256<W>(v, q);
         for (int c = 0; c < G; ++c)
           if (g * G + c < C) put256<NT>(d + (g * G + c) * ds1 + i * W, q[c]);
       }
