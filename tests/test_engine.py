@@ -202,18 +202,21 @@ def test_transpose_crowded_planes(target, threads, dtype, c):
 def test_transpose_crowded_source_rows(target, dtype, nt):
     """2-D transposes (and NCHW -> NHWC, the same copy) from source rows a multiple of 4 KiB apart
     (their lines share one L1 set), whole rows and rows cut short, into destination rows that
-    crowd or not: the thread split by source rows in pieces of at least 256 pixels, two or more a
-    thread (counts that leave a short last piece, and 3 threads), plane_runs reading ahead; the
-    source one element into a line."""
+    crowd (packed 1024 or padded to 4 KiB: plane_runs's strips of 256 bytes for float32 and
+    float64, windows and strips ending past their last whole one) or not: the thread split by
+    source rows in pieces of at least 256 pixels, two or more a thread (counts that leave a
+    short last piece, and 3 threads), plane_runs reading ahead; the source one element into a
+    line."""
     rng = np.random.default_rng(nt)
     row = 4096 // np.dtype(dtype).itemsize
     with team_of(nt):
         for n in (255, 256, 520, 777, 1000, 1024, 1100, 1600):
             x = random_array(rng, (n * row + 1,), dtype)[1:].reshape(n, row)
+            pitch = -(-n // row) * row  # destination rows padded to a multiple of 4 KiB
             for cols in (row, row - 40):
-                out = np.zeros((cols, n), dtype)
-                sd.copy(x[:, :cols].T, out)
-                assert_same(out, x[:, :cols].T.copy())
+                for out in (np.zeros((cols, n), dtype), np.zeros((cols, pitch), dtype)[:, :n]):
+                    sd.copy(x[:, :cols].T, out)
+                    assert_same(out, x[:, :cols].T.copy())
         # a batch of them (the split's pieces in each)
         x = random_array(rng, (3, 777, row), dtype)
         out = np.zeros((3, row, 777), dtype)

@@ -1640,9 +1640,9 @@ template <int W> void line_blocks(const byte* s, i64 ss0, byte* d, i64 ds1, i64 
 // alternated, GB/s: 1024 x 1024 float32 15.6 -> 25.0, float16 11.7 -> 25.5, 1024 x 2048 float16
 // 8.1 -> 20.5, 512 x 512 float64 15.0 -> 24.7; NHWC -> NCHW onto crowded planes float16 C = 128
 // 21.9 -> 28.9, float64 C = 32 25.8 -> 30.4, float32 C = 16..32 1.0-1.09x, C = 64 0.90x.
-template <int W, bool Ahead, i64 L>
+template <int W, bool Ahead, i64 L, i64 S = kRunPixels>
 void plane_runs(const byte* s, i64 RS, byte* d, i64 n1, i64 ds1, i64 n0, bool peel) {
-  constexpr i64 T = block_tile<W>(), S = kRunPixels, RB = S * W;
+  constexpr i64 T = block_tile<W>(), RB = S * W;
   static_assert(L % T == 0, "a strip is whole tiles");
   alignas(64) byte buf[L * RB];
   // The strips and windows past the last whole one end at n1 and n0 (rewriting some elements).
@@ -2364,6 +2364,17 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
     if (!NT && W >= 2 && (crowded || (L > 0 && rows_crowded && n1 >= kRunPixels)) && n0 >= kRunPixels) {
       if (!crowded) return plane_runs<W, true, BT>(s, ss0, d, n1, ds1, n0, true);
       const i64 strip = run_strip<W>(n1);
+      // Both sides crowd (float32, float64: 2-D transposes of 1024 x 1024, NCHW -> NHWC with
+      // C = 1024 from 32 x 32 planes): strips of 256 bytes of each source row, windows of 128
+      // pixels (the same 32 KiB buffer). A source line a row per strip read 15-26 GB/s here
+      // (hugepages put all 256 rows of a window in 16 L2 sets), four lines a row 57-65, and
+      // runs of 4 lines a plane stored 27-32 against 8 lines' 90 (AMD Zen 5, probes). One
+      // thread, processes alternated, GB/s: AVX-512 1024 x 1024 float32 25.5 -> 32.9, 512 x 512
+      // float64 27.4 -> 34.3; AVX2 24.2 -> 32.8, 25.6 -> 34.3. float16 (strips of 128 or 256
+      // bytes) ran 0.85-1.06x: keeps the line strips.
+      if constexpr (W >= 4)
+        if (rows_crowded && n1 >= 256 / W && n0 >= 128)
+          return plane_runs<W, false, 256 / W, 128>(s, ss0, d, n1, ds1, n0, true);
       if (strip == LS) return plane_runs<W, false, LS>(s, ss0, d, n1, ds1, n0, rows_crowded);
       if (strip == BT) return plane_runs<W, false, BT>(s, ss0, d, n1, ds1, n0, rows_crowded);
     }
