@@ -217,6 +217,12 @@ def test_transpose_crowded_source_rows(target, dtype, nt):
                 for out in (np.zeros((cols, n), dtype), np.zeros((cols, pitch), dtype)[:, :n]):
                     sd.copy(x[:, :cols].T, out)
                     assert_same(out, x[:, :cols].T.copy())
+        if row == 4096:  # uint8 2048 x 2048 (rows 2 KiB apart; pieces of 512 pixels on 2 threads)
+            x = random_array(rng, (2048 * 2048 + 1,), dtype)[1:].reshape(2048, 2048)
+            for cols in (2048, 2000):
+                out = np.zeros((cols, 2048), dtype)
+                sd.copy(x[:, :cols].T, out)
+                assert_same(out, x[:, :cols].T.copy())
         # a batch of them (the split's pieces in each)
         x = random_array(rng, (3, 777, row), dtype)
         out = np.zeros((3, row, 777), dtype)

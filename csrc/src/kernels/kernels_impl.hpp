@@ -1621,7 +1621,8 @@ template <int W> void line_blocks(const byte* s, i64 ss0, byte* d, i64 ds1, i64 
 // thread, AMD Zen 5, processes alternated, GB/s, the panels before: float32 (1, 64, 64, 16)
 // 21.6 -> 46.2, (1, 224, 224, 16) 19.3 -> 35.3, (1, 64, 64, 32) 26.7 -> 39.5; float16 (1, 64,
 // 64, 64) 21.8 -> 32.8; float64 (1, 64, 64, 20) 29 -> 36; the AVX2 kernels: float32 (1, 64, 64,
-// 16) 29.4 -> 51.3, float16 (1, 64, 64, 40) 24.8 -> 41.2. Not for uint8 (64 planes of 256-byte
+// 16) 29.4 -> 51.3, float16 (1, 64, 64, 40) 24.8 -> 41.2. Not for uint8 onto crowded planes
+// alone (64 planes of 256-byte
 // runs: 0.78-1.36x, no clear gain) nor for strips that would overlap by most of a tile (a few
 // planes past one tile edge: float16 C = 40 0.80x, float32 C = 24 0.95x).
 // `peel`: the pixel rows crowd too (2-D transposes of 1024 x 1024 float32): the strips after
@@ -2357,9 +2358,18 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
       line_blocks<W>(s, ss0, d, ds1, n1, n0);
       return;
     }
-    // Into planes that crowd into one L1 set, or from rows that do: plane_runs (not uint8; see
-    // there).
+    // Into planes that crowd into one L1 set, or from rows that do: plane_runs (uint8 only where
+    // both do; see there).
     const bool rows_crowded = planes_crowded<W>(ss0, n0);
+    // uint8 with both sides' rows a multiple of 1 KiB apart (2-D transposes of 1024 x 1024, 2048
+    // x 2048): strips of a source line's 64 planes, windows of 512 pixels (8 lines a plane). One
+    // thread, processes alternated, GB/s: AVX-512 1024 x 1024 14.9 -> 27.7, 2048 x 2048 12.7 ->
+    // 26.2, 1024 x 2048 20.1 -> 26.9, NCHW -> NHWC (1, 1024, 32, 32) 13.6 -> 24.8; AVX2 13.4 ->
+    // 20.4, 10.5 -> 16.6 (the tiles and line_tiles before, one line of each plane at a time;
+    // 2000 x 2000 runs 24-35).
+    if constexpr (W == 1)
+      if (!NT && gcd4k(ss0) >= 1024 && gcd4k(ds1) >= 1024 && n0 >= 512 && n1 >= 64)
+        return plane_runs<W, false, 64, 512>(s, ss0, d, n1, ds1, n0, true);
     constexpr i64 LS = 64 / W > BT ? 64 / W : BT;  // a strip of a whole source line's planes
     if (!NT && W >= 2 && (crowded || (L > 0 && rows_crowded && n1 >= kRunPixels)) && n0 >= kRunPixels) {
       if (!crowded) return plane_runs<W, true, BT>(s, ss0, d, n1, ds1, n0, true);

@@ -364,13 +364,18 @@ void set_granules(Bound& b, int nt) {
   // threads, GB/s (runs an hour apart differed: the dev VM has phases where two threads run no
   // faster than one): 1024 x 1024 float32 24.5 -> 35.2, 26.8 -> 41.4, 23.3 -> 23.2; 1024 x 2048
   // float16 18.4 -> 32.6, 17.8 -> 25.8; the AVX2 kernels 1024 x 1024 float32 14.7 -> 28.2. Not
-  // streamed (4096 x 4096 float16 0.8x) nor uint8 (0.9x). At least two pieces a thread, so that a
-  // thread late to start leaves one to the others: with one each (512 x 512 float64, 1000 x 2048
-  // float16), in the machine's slower phases, the calls ran 0.55-0.8x the bands.
+  // streamed (4096 x 4096 float16 0.8x) nor uint8 onto rows that do not crowd (0.9x). At least
+  // two pieces a thread, so that a thread late to start leaves one to the others: with one each
+  // (512 x 512 float64, 1000 x 2048 float16; uint8 1024 x 1024 7-17 GB/s against 25), in the
+  // machine's slower phases, the calls ran 0.55-0.8x the bands. uint8 where the destination rows
+  // crowd as well (both a multiple of 1 KiB apart; plane_runs's windows of 512 pixels, so pieces
+  // of 512): 2048 x 2048 on 2 threads 17.0 -> 30.4 GB/s (bands of planes, before, ran the tiles).
   const i64 n0 = p.inner.n, nn = static_cast<i64>(nt);
-  if (p.kind == KernelKind::Transpose && !p.stream && p.wlog != 0 && p.row.n > 256 && n0 >= 512 * nn &&
-      rows_per_set(p.inner.ss, 16) > 8) {
-    const i64 k = std::min(n0 / 256, 16 * nn) / nn * nn, q = i64{64} >> p.wlog;  // q: a line's elements
+  const bool bytes = p.wlog == 0, crowd = bytes ? rows_per_set(p.inner.ss, 64) > 8 && rows_per_set(p.row.ds, 64) > 8
+                                                : rows_per_set(p.inner.ss, 16) > 8;
+  const i64 piece = bytes ? 512 : 256;
+  if (p.kind == KernelKind::Transpose && !p.stream && crowd && p.row.n > 256 && n0 >= 2 * piece * nn) {
+    const i64 k = std::min(n0 / piece, 16 * nn) / nn * nn, q = i64{64} >> p.wlog;  // q: a line's elements
     b.cols = ((n0 + k - 1) / k + q - 1) / q * q;
     b.granules = p.outer_count * ((n0 + b.cols - 1) / b.cols);
   }
