@@ -198,6 +198,26 @@ def test_transpose_crowded_planes(target, threads, dtype, c):
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("c", [16, 17, 20, 25, 36, 57, 63, 65, 100, 127, 130])
+def test_transpose_from_crowded_planes(target, threads, dtype, c):
+    """NCHW -> NHWC from planes a multiple of 4 KiB apart (they share one L1 set; a window of
+    every plane staged in L1 first, 256 pixels or fewer as C grows), whole and padded planes,
+    pixel counts around the windows, the source one element off alignment, the output packed
+    and one element off."""
+    rng = np.random.default_rng(c)
+    isz = np.dtype(dtype).itemsize
+    for n in (31, 255, 256, 300, 4096 // isz, 2048 + 5):
+        pitch = -(-n * isz // 4096) * 4096 // isz  # elements between planes
+        src = random_array(rng, (c * pitch + 1,), dtype)
+        x = np.lib.stride_tricks.as_strided(src[1:], (c, n), (pitch * isz, isz))
+        for off in (0, 1):
+            buf = np.zeros(n * c + off, dtype)
+            out = buf[off:].reshape(n, c)
+            sd.copy(x.T, out)
+            assert_same(out, x.T.copy())
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("nt", [1, 2, 3])
 def test_transpose_crowded_source_rows(target, dtype, nt):
     """2-D transposes (and NCHW -> NHWC, the same copy) from source rows a multiple of 4 KiB apart

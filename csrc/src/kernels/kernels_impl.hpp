@@ -2186,6 +2186,42 @@ template <int W> STRIDED_NOINLINE bool staged_windows(const byte* s, i64 ss0, by
   }
   return true;
 }
+
+// From source planes that crowd one L1 set (NCHW -> NHWC from 64 x 64 planes, the planes 16 KiB
+// apart) with channel counts that no line tile or 8x8 tile takes whole: staged_windows's mirror.
+// A window of pixels of every plane is copied into an L1 buffer whose rows do not crowd (each
+// plane's run read whole, in consecutive sets), then transposed from there by the other paths.
+// One thread, AMD Zen 5, 1 MiB, GB/s (benchmarks/channel_sweep.py, 64 x 64 planes; 60 x 60 ones
+// ran 27-47): AVX-512 float32 C = 18..47 / 65..100 16-23 / 16-21 -> 27-33 / 27-28, float64
+// C = 17..71 21-34 -> 32-39, float16 C = 25..63 15-24 -> 22-30 (17..23 on par); AVX2 float32
+// 9-26 -> 28-34, float16 C = 16..128 7-18 -> 16-28, float64 16-23 -> 30-37, uint8 6-15 -> 14-23.
+// Processes alternated, NCHW -> NHWC (4, C, 64, 64): AVX-512 float32 C = 20 / 36 / 100 20.4 /
+// 21.2 / 20.1 -> 26.0 / 29.4 / 24.2, float16 C = 36 16.6 -> 27.3, float64 C = 20 28.9 -> 35.9;
+// AVX2 1.4-2.9x. Not taken: C a multiple of 8 on AVX-512 and for AVX2's float32 (their tiles take
+// whole lines or 8x8 tiles: 0.6-0.85x staged), AVX-512's uint8 (0.7-0.9x) and float16 past 63
+// (0.7-1.2x), nor where a window of 32 pixels of every plane would not fit the buffer. Returns
+// false where it does not apply. Out of line: its buffer stays out of k_transpose's frame.
+template <int W> bool planes_staged(i64 c) {
+#if defined(STRIDED_AVX512)
+  return W >= 2 && c > 16 && c % 8 != 0 && (W != 2 || c < 64);
+#else
+  return W != 4 ? c >= 16 && c <= 128 : c > 16 && c % 8 != 0;
+#endif
+}
+template <int W> STRIDED_NOINLINE bool staged_planes(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n1, i64 n0) {
+  constexpr i64 kBuf = 32 * 1024;
+  i64 S = kRunPixels;
+  while (S > 32 && n0 * (S * W + 64) > kBuf) S /= 2;
+  const i64 RB = S * W + 64;
+  if (n1 < S || n0 * RB > kBuf || !planes_staged<W>(n0) || !planes_crowded<W>(ss0, n0)) return false;
+  alignas(64) byte buf[kBuf];
+  for (i64 i0 = 0; i0 < n1; i0 += S) {
+    const i64 i = imin(i0, n1 - S);  // the last window ends at n1 (rewriting a few pixels)
+    for (i64 r = 0; r < n0; ++r) put_run<false>(buf + r * RB, s + r * ss0 + i * W, S * W);
+    k_transpose<W, false>(buf, d + i * ds1, S, W, ds1, n0, RB, W);
+  }
+  return true;
+}
 #endif
 
 template <int W, bool NT>
@@ -2195,6 +2231,8 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
 #if defined(STRIDED_AVX2)
   if constexpr (!NT && (W == 2 || W == 4))
     if (unit && staged_windows<W>(s, ss0, d, ds1, n1, n0)) return;
+  if constexpr (!NT)
+    if (unit && staged_planes<W>(s, ss0, d, ds1, n1, n0)) return;
 #endif
   // Sides of up to 8: the narrow kernels (shuffle chains); 9..16: panels where they apply
   // (nChw16c: a chain of 15 shuffles per vector ran 1.3x slower than the panel).
