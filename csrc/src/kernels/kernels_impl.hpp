@@ -1753,8 +1753,12 @@ template <int W, int C, bool NT> inline i64 interleave_vec(const byte* s, i64 ss
 // 512) 10 / 10.3 -> 18.7 / 22.1. float32 C = 9..15 the same with 16x16 tiles of 4 bytes (1, 12,
 // 100, 100) 24.0 -> 47.7, float64 with two groups of 8x8 tiles of 8 bytes ((1, 15, 100, 100)
 // 38.6 -> 43.7). Both return the rows done (0 where this target has no such kernel).
+// AVX2 (no 16-bit permutes) takes float16 C = 5..8 by the groups too, both ways: one thread, 1 MiB,
+// 60 x 60 planes, GB/s: NHWC -> NCHW 15-16 -> 43-49, NCHW -> NHWC 11-12 -> 30-36.
 template <int W, int C> constexpr bool has_groups() {
-#if defined(SK_VB)
+#if defined(STRIDED_AVX2) && !defined(STRIDED_AVX512)
+  return (W == 1 && C >= 5 && C <= 15) || (W == 2 && C >= 5 && C <= 15);
+#elif defined(SK_VB)
   return (W == 1 && C >= 5 && C <= 15) || (W == 2 && C >= 9 && C <= 15);
 #else
   return false;
@@ -1772,6 +1776,14 @@ template <int W, int C> constexpr bool has_pad() {
 template <int W, int C> inline i64 interleave_pad(const byte* s, i64 ss0, byte* d, i64 n1) {
 #if defined(SK_VB)
   if constexpr (has_groups<W, C>()) return interleave_groups<W>(s, ss0, d, n1, C);
+#endif
+#if defined(STRIDED_AVX2) && !defined(STRIDED_AVX512)
+  // AVX2's float32 C = 2..15 and float16 C = 2..4 (no permute chains there) by the groups as well,
+  // groups of 4 (8) planes: one thread, 1 MiB, GB/s, against the element loop: float32 16-22 ->
+  // 30-38, (1, 3, 1024, 1024) 13.7 -> 23.7; float16 C = 2..4 9-10 -> 18-30. (uint8 C = 2..4 keep
+  // their shuffles: 0.3-0.6x.)
+  if constexpr ((W == 4 && C >= 2 && C <= 15) || (W == 2 && C >= 2 && C <= 4))
+    return interleave_groups<W>(s, ss0, d, n1, C);
 #endif
 #if defined(STRIDED_AVX512)
   if constexpr (W == 4 && C >= 9 && C <= 15) {  // the same with 16x16 tiles of 4 bytes
@@ -1862,9 +1874,10 @@ template <int W, int C, bool NT> inline i64 deinterleave_pad(const byte* s, byte
 // Packed rows of C elements (d[r*C*W + c*W] = s[c*ss0 + r*W]) built in L1 about 4 KiB at a time,
 // by `part(s, buf, m)` (returns the rows done; buf has 64 bytes of slack) and the element loop,
 // and written whole, streamed when NT (no read-for-ownership of the output). Chunks of a
-// multiple of 64 rows where they fit (the vector blocks' rows: 64 / W).
+// multiple of 64 rows where they fit (the vector blocks' rows: 64 / W). Always inlined: out of
+// line, C is no longer a constant in the element loop (AVX2, uint8 C = 3 ran 19 -> 3 GB/s).
 template <int W, bool NT, class Part>
-inline void interleave_staged(const byte* s, i64 ss0, byte* d, i64 n1, i64 C, Part&& part) {
+STRIDED_ALWAYS_INLINE void interleave_staged(const byte* s, i64 ss0, byte* d, i64 n1, i64 C, Part&& part) {
   constexpr i64 P = 64 / W;  // the vector blocks' rows
   const i64 RW = C * W, R = 4096 / RW >= P ? 4096 / RW / P * P : 4096 / RW;
   alignas(64) byte buf[4096 + 64];
