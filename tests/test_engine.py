@@ -176,7 +176,7 @@ def test_transpose_tile_edges(target, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
-@pytest.mark.parametrize("c", [16, 20, 24, 32, 36, 40, 48, 60, 64])
+@pytest.mark.parametrize("c", [16, 20, 24, 32, 36, 40, 48, 60, 64, 65, 100])
 def test_transpose_crowded_planes(target, threads, dtype, c):
     """NHWC -> NCHW into planes a multiple of 4 KiB apart (they share one L1 set; the planes'
     runs staged in L1: plane_runs's strips, or other paths a window at a time into a buffer,
