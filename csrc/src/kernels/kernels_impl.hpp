@@ -2430,18 +2430,16 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
     // thread, processes alternated, GB/s: AVX-512 1024 x 1024 14.9 -> 27.7, 2048 x 2048 12.7 ->
     // 26.2, 1024 x 2048 20.1 -> 26.9, NCHW -> NHWC (1, 1024, 32, 32) 13.6 -> 24.8; AVX2 13.4 ->
     // 20.4, 10.5 -> 16.6 (the tiles and line_tiles before, one line of each plane at a time;
-    // 2000 x 2000 runs 24-35).
-    if constexpr (W == 1)
-      if (!NT && gcd4k(ss0) >= 1024 && gcd4k(ds1) >= 1024 && n0 >= 512 && n1 >= 64)
-        return plane_runs<W, false, 64, 512>(s, ss0, d, n1, ds1, n0, true);
-    // uint8 onto planes that crowd with more than 64 of them, not a multiple of 16 (NHWC -> NCHW
-    // from 64 x 64 planes, C = 65..79, 100, 200): the same strips and windows. One thread, 1 MiB,
+    // 2000 x 2000 runs 24-35). And onto planes that crowd with more than 64 of them, not a
+    // multiple of 16 (NHWC -> NCHW from 64 x 64 planes, C = 65..79, 100, 200): one thread, 1 MiB,
     // processes alternated, GB/s, (4, 64, 64, C) C = 65 / 100 / 200: AVX-512 6.7 / 6.6 / 6.6 (the
     // staged blocks) -> 14.9 / 19.8 / 20.7, AVX2 6.8 / 6.7 / 6.5 -> 12.5 / 18.3 / 16.6 (60 x 60
     // planes: 24-32). Multiples of 16 keep their paths (21 -> 13-16 in a sweep).
-    if constexpr (W == 1)
-      if (!NT && crowded && n1 > 64 && n1 % 16 != 0 && n0 >= 512)
-        return plane_runs<W, false, 64, 512>(s, ss0, d, n1, ds1, n0, rows_crowded);
+    if constexpr (W == 1) {
+      const bool both = gcd4k(ss0) >= 1024 && gcd4k(ds1) >= 1024 && n1 >= 64;
+      if (!NT && n0 >= 512 && (both || (crowded && n1 > 64 && n1 % 16 != 0)))
+        return plane_runs<W, false, 64, 512>(s, ss0, d, n1, ds1, n0, true);
+    }
     constexpr i64 LS = 64 / W > BT ? 64 / W : BT;  // a strip of a whole source line's planes
     if (!NT && W >= 2 && (crowded || (L > 0 && rows_crowded && n1 >= kRunPixels)) && n0 >= kRunPixels) {
       if (!crowded) return plane_runs<W, true, BT>(s, ss0, d, n1, ds1, n0, true);
