@@ -2236,6 +2236,15 @@ inline void narrow(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n, i64 len) {
 template <int W, bool NT>
 void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 ss0, i64 ds0);
 
+// The staging buffers of staged_windows and staged_planes, and their window: 256 pixels, halved
+// (down to `least`) while the planes' runs, 64 bytes apart so that they do not crowd, would not fit.
+constexpr i64 kStageBuf = 32 * 1024;
+template <int W> i64 stage_window(i64 planes, i64 least) {
+  i64 S = kRunPixels;
+  while (S > least && planes * (S * W + 64) > kStageBuf) S /= 2;
+  return S;
+}
+
 // Into planes that crowd one L1 set where plane_runs takes no strips (fewer planes than a strip,
 // counts between strips): plane_runs's window around any path. The call runs a window of pixels
 // at a time into an L1 buffer whose rows do not crowd, by k_transpose's other paths, and each
@@ -2248,14 +2257,11 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
 // tiles (C = 10, 12: 0.74-0.87x): not taken. Returns false where it does not apply. Out of line:
 // its buffer stays out of k_transpose's frame.
 template <int W> STRIDED_NOINLINE bool staged_windows(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n1, i64 n0) {
-  constexpr i64 kBuf = 32 * 1024;
-  // Windows of 256 pixels, or 128 or 64 where the planes' runs would not fit the buffer.
-  i64 S = kRunPixels;
-  while (S > 64 && n1 * (S * W + 64) > kBuf) S /= 2;
-  const i64 RB = S * W + 64;
-  if (n0 < S || n1 * RB > kBuf || (n1 * W < 64 && n1 * W != 32) || run_strip<W>(n1) != 0 || !planes_crowded<W>(ds1, n1))
+  const i64 S = stage_window<W>(n1, 64), RB = S * W + 64;
+  if (n0 < S || n1 * RB > kStageBuf || (n1 * W < 64 && n1 * W != 32) || run_strip<W>(n1) != 0 ||
+      !planes_crowded<W>(ds1, n1))
     return false;
-  alignas(64) byte buf[kBuf];
+  alignas(64) byte buf[kStageBuf];
   for (i64 i0 = 0; i0 < n0; i0 += S) {
     const i64 i = imin(i0, n0 - S);  // the last window ends at n0 (rewriting a few pixels)
     k_transpose<W, false>(s + i * ss0, buf, n1, W, RB, S, ss0, W);
@@ -2286,12 +2292,9 @@ template <int W> bool planes_staged(i64 c) {
 #endif
 }
 template <int W> STRIDED_NOINLINE bool staged_planes(const byte* s, i64 ss0, byte* d, i64 ds1, i64 n1, i64 n0) {
-  constexpr i64 kBuf = 32 * 1024;
-  i64 S = kRunPixels;
-  while (S > 32 && n0 * (S * W + 64) > kBuf) S /= 2;
-  const i64 RB = S * W + 64;
-  if (n1 < S || n0 * RB > kBuf || !planes_staged<W>(n0) || !planes_crowded<W>(ss0, n0)) return false;
-  alignas(64) byte buf[kBuf];
+  const i64 S = stage_window<W>(n0, 32), RB = S * W + 64;
+  if (n1 < S || n0 * RB > kStageBuf || !planes_staged<W>(n0) || !planes_crowded<W>(ss0, n0)) return false;
+  alignas(64) byte buf[kStageBuf];
   for (i64 i0 = 0; i0 < n1; i0 += S) {
     const i64 i = imin(i0, n1 - S);  // the last window ends at n1 (rewriting a few pixels)
     for (i64 r = 0; r < n0; ++r) put_run<false>(buf + r * RB, s + r * ss0 + i * W, S * W);
