@@ -394,6 +394,33 @@ def test_planes_streamed_any_alignment(target, threads, dtype, c):
         sd._core._set_stream_threshold(old)
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("c", [96, 128, 192, 256, 320, 500, 512])
+def test_transpose_streamed_into_rows_off_the_line(target, threads, dtype, c):
+    """NCHW -> NHWC with many channels, streaming stores forced, into outputs that start at every
+    element offset within a 64-byte line: the tiles start where the destination's lines do and
+    each tile row's last line (a pixel's tail, the next one's head) is tiled from rows copied
+    aside; pixel counts just past a tile, not a multiple of a tile (the last tile ends at the
+    last pixel), and planes 4 KiB apart (the tiles' four-at-a-time loads); C = 500, rows not
+    a whole number of lines, through the panels. The bytes around the output stay untouched."""
+    rng = np.random.default_rng(c)
+    isz = np.dtype(dtype).itemsize
+    old = sd._core._stream_threshold()
+    sd._core._set_stream_threshold(0)
+    try:
+        for hw in (64 // isz + 1, 100, 784, 1000, 4096 // isz):
+            x = random_array(rng, (c, hw), dtype)
+            for at in (0, 8, 16, 48, 56):  # bytes into a line
+                buf = np.zeros(c * hw + 128 // isz, dtype)
+                off = ((-buf.ctypes.data) % 64 + at) // isz
+                out = buf[off : off + c * hw].reshape(hw, c)
+                sd.copy(x.T, out)
+                assert_same(out, x.T.copy())
+                assert not buf[:off].any() and not buf[off + c * hw :].any()
+    finally:
+        sd._core._set_stream_threshold(old)
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32, np.int64])
 def test_large_copies(target, threads, dtype):
     rng = np.random.default_rng(3)

@@ -1227,15 +1227,42 @@ STRIDED_ALWAYS_INLINE void rest_tiles(const byte* s, i64 ss0, byte* o, i64 ds1, 
 template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n1, i64 n0, i64 ss0) {
   constexpr i64 T = line_edge<W>() > 0 ? line_edge<W>() : tile_edge<W>();
   const i64 ds1 = n0 * W, nc = One ? T : n0, nl = One ? T : n0 / imax(T, 1) * T;  // nl: planes in line tiles
-  const bool aligned = addr(d) % 64 == 0;
+  const auto off = static_cast<i64>(addr(d) % 64);
+  // float16 streamed into rows of whole lines that start off a line (numpy's arrays start 16 bytes
+  // into one; the tiles stored such rows normally, and tile_rows_shifted's ring takes rows of up
+  // to 64 planes): the tiles start at plane c0, where the lines do, and each tile row's last line
+  // (a pixel's tail, the next pixel's head) is one more tile, of source rows copied into L1. The
+  // first head and the last tail are stored normally. One / two threads, processes alternated,
+  // GB/s: NCHW -> NHWC (8, 96, 120, 120) 13.0 / 23.4 -> 17.1 / 32.3, (16, 192, 64, 64) 12.0 /
+  // 22.4 -> 17.9 / 27.6, (16, 256, 56, 56) 12.4 / 22.1 -> 14.1 / 23.9; outputs of 12-16 MiB that
+  // the cache held between calls ran 0.85x on two threads. uint8 (C = 192..512) ran 0.85-1.08x.
+  const bool wrap = W == 2 && line_edge<W>() > 0 && NT && !One && off % W == 0 && ds1 % 64 == 0 && n1 > T;
+  const i64 c0 = wrap ? (64 - off) / W % T : 0;
+  const bool aligned = off == 0 || c0 > 0, sh = c0 > 0;
+  const i64 cf = c0, ce = sh ? n0 - T + c0 : nl;  // the planes [cf, ce) in line tiles
   const auto tile = [&](i64 r, i64 c) {
     if (NT && aligned) line_micro<W, true>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
     else line_micro<W, false>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
   };
-  // Planes [nl, nc) past the line tiles (stored normally).
+  // Planes [nl, nc) past the line tiles (stored normally), or the wrapping tile of rows [q, q + T)
+  // (the last tile row's ends one row early: pixel n1 - 1 has no next pixel).
   const auto rest = [&](i64 r) {
-    if constexpr (!One) rest_tiles<W>(s + r * W, ss0, d + r * ds1, ds1, nl, nc);
+    if constexpr (!One) {
+      if (sh) {
+        alignas(64) byte b[T * 64];
+        const i64 q = imin(r, n1 - 1 - T), u = T - c0;
+        for (i64 k = 0; k < T; ++k)
+          vstore(b + 64 * k, vload(k < u ? s + (ce + k) * ss0 + q * W : s + (k - u) * ss0 + (q + 1) * W));
+        line_micro<W, true>(b, 64, d + q * ds1 + ce * W, ds1);
+      } else {
+        rest_tiles<W>(s + r * W, ss0, d + r * ds1, ds1, nl, nc);
+      }
+    }
   };
+  if (sh) {
+    for (i64 i = 0; i < c0; ++i) st<W>(d + i * W, ld<W>(s + i * ss0));
+    for (i64 i = ce; i < n0; ++i) st<W>(d + (n1 - 1) * ds1 + i * W, ld<W>(s + i * ss0 + (n1 - 1) * W));
+  }
   i64 r = 0;
   // 1- and 2-byte planes a multiple of 4 KiB apart: each tile's 64 or 32 source lines fall in one
   // L1 set; the K tiles of a visit load them a line of each tile in turn (line_tiles). One
@@ -1255,7 +1282,7 @@ template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n
       if (nc >= imin(64, 4 * T) && r + 2 * K * T <= n1)
         for (i64 k = 0; k < nc; ++k)
           for (i64 j = 0; j < K; ++j) prefetch_l2(s + k * ss0 + (r + K * T + j * T) * W);
-      for (i64 c = 0; c < nl; c += T) {
+      for (i64 c = cf; c < ce; c += T) {
 #if defined(STRIDED_AVX512)
         if constexpr (W <= 2) {
           if (crowded) {
@@ -1273,14 +1300,14 @@ template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n
   for (; r + T <= n1; r += T) {
     if (nc >= imin(64, 4 * T) && r + 3 * T <= n1)
       for (i64 k = 0; k < nc; ++k) prefetch_l2(s + k * ss0 + (r + 2 * T) * W);
-    for (i64 c = 0; c < nl; c += T) tile(r, c);
+    for (i64 c = cf; c < ce; c += T) tile(r, c);
     rest(r);
   }
   // The last rows: one tile row ending at n1, over rows already written (same values). Element by
   // element, the rows past the tiles and the peeled first rows cost more than the tiles of a
   // 256-pixel granule: NCHW -> NHWC float32 (1, 64, 64, 64) on 2 threads 39 -> 26 us (one: 33).
   if (r < n1 && n1 >= T) {
-    for (i64 c = 0; c < nl; c += T) tile(n1 - T, c);
+    for (i64 c = cf; c < ce; c += T) tile(n1 - T, c);
     rest(n1 - T);
     r = n1;
   }
@@ -1436,7 +1463,12 @@ template <int W, bool NT> void panel_cols(const byte* s, byte* d, i64 n1, i64 ds
   // Streamed, panels of 32 KiB: tiles and their buffer then stay in L1 (against 64 KiB, 32 MiB
   // outputs: 1.1-1.3x faster on 1 thread, 1.0-1.1x on 2; AVX2 1.15-1.37x and 1.06-1.19x). Cached
   // outputs keep 64 KiB (float32 C = 128 into 4 MiB ran 1.4-1.6x slower with 32).
-  const i64 m = (NT ? 2 : 4) * kPanel / (n1 * W) / T * T, RS = n1 * W;
+  // Streamed, at least two lines of each destination row a panel: long source rows (over 1 KiB)
+  // left panels of 16 float16 columns, each row's 32-byte runs streamed half a line at a time
+  // (NCHW -> NHWC (16, 500, 28, 28) float16, one thread, processes alternated: 6.4 -> 10.1 GB/s,
+  // AVX2 7.0 -> 13.3; C = 384, 512 and float32 on par).
+  const i64 m0 = (NT ? 2 : 4) * kPanel / (n1 * W) / T * T, RS = n1 * W;
+  const i64 m = NT ? imax(m0, (128 / W + T - 1) / T * T) : m0;
   alignas(64) byte db[4 * kPanel + 64 * 64];
   i64 i0 = 0;
   // Streamed rows that start inside a line (numpy's 16-byte alignment): the columns up to the
@@ -1509,7 +1541,8 @@ template <int W> void tiles_to_lines(const byte* s, i64 ss0, byte* d, i64 ds1, i
   const auto stored = [&](i64 i) {
     if (W == 2 && n1 == 24) rows24_u16<false>(s + i * ss0, d + i * W, ds1);
     else
-      for (i64 c = 0; c < n1; c += L) line_micro<W, false>(s + i * ss0 + c * W, ss0, d + c * ds1 + i * W, ds1);
+      for (i64 c = 0; c < n1; c += L)
+        line_micro<W, false>(s + i * ss0 + imin(c, n1 - L) * W, ss0, d + imin(c, n1 - L) * ds1 + i * W, ds1);
   };
   if (h > 0) stored(0);
   if (n1 * W <= 1024) {
@@ -1529,7 +1562,7 @@ template <int W> void tiles_to_lines(const byte* s, i64 ss0, byte* d, i64 ds1, i
         i64 q = 0;
         for (i64 c = g; c < g + kw; c += L)
           for (i64 i = b; i < b + rb; i += L) {
-            tile(i, c);
+            tile(i, imin(c, n1 - L));  // n1 % L != 0: the last tile ends at n1 (over rows written)
             for (const i64 qe = imin(total, q + per); q < qe; ++q)
               prefetch_l2(s + (nb + q / lines) * ss0 + ng * W + q % lines * 64);
           }
@@ -2456,7 +2489,11 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
     // C = 128..480 (on 2 threads here 0.85-0.89x), float32 up to 256 (0.8-1.0x).
     if constexpr (W == 2 || W == 4) {
       const bool panels = ss0 == n1 * W && (W == 2 ? n1 > 3 * L && n1 < 16 * L : n1 * W <= 1024);
-      const bool cols = !panels && (W == 2 && n1 == 24 ? ss0 == 48 : n1 % L == 0);
+      // Many columns not a multiple of L (NCHW -> NHWC with C over 256 from 28 x 28 planes): the
+      // last tile ends at n1. The panels took them in pieces of 16 planes, 32-byte runs of each
+      // streamed row: float16 (16, 512, 28, 28) 5.4 -> 15.0 GB/s, (16, 384, 28, 28) 6.0 -> 20.6,
+      // float32 (16, 512, 30, 30) 12.2 -> 21.5 (one thread; two: 1.0-1.16x, bands of 64 rows).
+      const bool cols = !panels && (W == 2 && n1 == 24 ? ss0 == 48 : n1 % L == 0 || n1 * W > 1024);
       if (NT && cols && ds1 % 64 == 0 && addr(d) % W == 0 && n0 >= L) {
         tiles_to_lines<W>(s, ss0, d, ds1, n1, n0);
         return;
