@@ -1463,12 +1463,17 @@ template <int W, bool NT> void panel_cols(const byte* s, byte* d, i64 n1, i64 ds
   // Streamed, panels of 32 KiB: tiles and their buffer then stay in L1 (against 64 KiB, 32 MiB
   // outputs: 1.1-1.3x faster on 1 thread, 1.0-1.1x on 2; AVX2 1.15-1.37x and 1.06-1.19x). Cached
   // outputs keep 64 KiB (float32 C = 128 into 4 MiB ran 1.4-1.6x slower with 32).
-  // Streamed, at least two lines of each destination row a panel: long source rows (over 1 KiB)
-  // left panels of 16 float16 columns, each row's 32-byte runs streamed half a line at a time
-  // (NCHW -> NHWC (16, 500, 28, 28) float16, one thread, processes alternated: 6.4 -> 10.1 GB/s,
-  // AVX2 7.0 -> 13.3; C = 384, 512 and float32 on par).
+  // Streamed, though, at least 8 lines of each destination row a panel (float32, float64: 4):
+  // source rows of 256 bytes and more left runs of 1-4 lines a row, and streaming stores that
+  // visit many rows a line at a time ran at a third of those that write 4 lines or more a row (a
+  // probe: 13-17 against 43 GB/s). One thread, processes alternated, GB/s: NHWC -> NCHW float16
+  // C = 128 / 256 / 512 10.8 / 19.4 / 6.2 -> 14.3 / 25.1 / 12.1, uint8 C = 256 14.5 -> 19.3,
+  // float32 C = 192 / 256 10.7 / 10.5 -> 15.0 / 14.0, float64 C = 256 16.8 -> 20.3 (two threads
+  // 0.9-1.3x; float32 with 8 lines: C = 128 0.8x); NCHW -> NHWC float16 (16, 500, 28, 28) (rows
+  // not whole lines; 16 columns, before: 32-byte runs) 6.4 -> 10.1, AVX2 7.0 -> 13.3. db holds a
+  // strip of such a panel (panel_rc rows of 512 + 64 bytes).
   const i64 m0 = (NT ? 2 : 4) * kPanel / (n1 * W) / T * T, RS = n1 * W;
-  const i64 m = NT ? imax(m0, (128 / W + T - 1) / T * T) : m0;
+  const i64 m = NT ? imax(m0, ((W <= 2 ? 512 : 256) / W + T - 1) / T * T) : m0;
   alignas(64) byte db[4 * kPanel + 64 * 64];
   i64 i0 = 0;
   // Streamed rows that start inside a line (numpy's 16-byte alignment): the columns up to the
