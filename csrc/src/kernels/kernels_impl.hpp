@@ -1236,7 +1236,12 @@ template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n
   // GB/s: NCHW -> NHWC (8, 96, 120, 120) 13.0 / 23.4 -> 17.1 / 32.3, (16, 192, 64, 64) 12.0 /
   // 22.4 -> 17.9 / 27.6, (16, 256, 56, 56) 12.4 / 22.1 -> 14.1 / 23.9; outputs of 12-16 MiB that
   // the cache held between calls ran 0.85x on two threads. uint8 (C = 192..512) ran 0.85-1.08x.
-  const bool wrap = W == 2 && line_edge<W>() > 0 && NT && !One && off % W == 0 && ds1 % 64 == 0 && n1 > T;
+  // float32 from planes a multiple of 4 KiB apart too, in place of the ring (k_transpose), whose
+  // tiles' loads crowd one L1 set: (8, 128, 128, 128) 13.5 / 17.0 -> 15.0 / 21.1, (2, 128, 256,
+  // 256) 10.3 / 17.7 -> 14.9 / 21.3, (8, 64, 128, 128) 19.8 / 22.2 -> 19.3 / 25.8 (planes that
+  // do not crowd keep the ring: 0.77x here; float64 ran 0.8-1.14x, float16 C = 64 0.64-1.19x).
+  const bool wrap = (W == 2 || (W == 4 && ss0 % 4096 == 0)) && line_edge<W>() > 0 && NT && !One && off % W == 0 &&
+                    ds1 % 64 == 0 && n1 > T;
   const i64 c0 = wrap ? (64 - off) / W % T : 0;
   const bool aligned = off == 0 || c0 > 0, sh = c0 > 0;
   const i64 cf = c0, ce = sh ? n0 - T + c0 : nl;  // the planes [cf, ce) in line tiles
@@ -2472,7 +2477,9 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
         }
         s += h * W, d += h * ds1, n1 -= h;
       }
-      if (NT && (addr(d) % 64 != 0 || n0 % imax(L, 1) != 0) && shifted) {
+      // float32 rows of whole lines from planes that crowd: tile_rows's wrapping tiles (see there).
+      const bool wraps = W == 4 && ss0 % 4096 == 0 && n0 % imax(L, 1) == 0 && n0 > L;
+      if (NT && (addr(d) % 64 != 0 || n0 % imax(L, 1) != 0) && shifted && !wraps) {
         if (n0 == L) tile_rows_shifted<W, true>(s, d, n1, n0, ss0);
         else tile_rows_shifted<W, false>(s, d, n1, n0, ss0);
       } else if (n0 == D) tile_rows<W, NT, true>(s, d, n1, n0, ss0);
