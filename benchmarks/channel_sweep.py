@@ -1,10 +1,11 @@
 """NCHW <-> NHWC over a range of channel counts, per SIMD target, into planes that crowd one L1
 set (64 x 64: planes 8-16 KiB apart) and planes that do not (60 x 60): the sweep that finds the
-channel counts a kernel path leaves slow. One thread, about 1 MiB a call (in the cache), GB/s,
-medians; every output checked against numpy.
+channel counts a kernel path leaves slow. One thread, about 1 MiB a call (in the cache; `--mib
+32`: past the stream threshold, where many channels mean as many source or destination streams),
+GB/s, medians; every output checked against numpy.
 
     python benchmarks/channel_sweep.py [--dtype float16] [--dir l2c|c2l] [--channels 2-64]
-        [--sides 64,60] [--targets avx2,avx512] [--calls 60] [--reps 3]
+        [--sides 64,60] [--targets avx2,avx512] [--mib 1] [--calls 60] [--reps 3]
 
 l2c: NHWC -> NCHW (pixels into planes); c2l: NCHW -> NHWC. No memcpy ratio: the rows compare
 channel counts and targets with each other; benchmarks/compare.py holds the goals.
@@ -30,8 +31,8 @@ def _channels(spec: str) -> List[int]:
     return out
 
 
-def _rate(dtype: np.dtype, direction: str, side: int, c: int, calls: int, reps: int) -> float:
-    n = max(1, (1 << 20) // (c * side * side * dtype.itemsize))
+def _rate(dtype: np.dtype, direction: str, side: int, c: int, mib: float, calls: int, reps: int) -> float:
+    n = max(1, int(mib * (1 << 20)) // (c * side * side * dtype.itemsize))
     shape, axes = ((n, side, side, c), (0, 3, 1, 2)) if direction == "l2c" else ((n, c, side, side), (0, 2, 3, 1))
     x = (np.arange(np.prod(shape)) % 251).astype(dtype).reshape(shape)
     out = np.empty(tuple(shape[a] for a in axes), dtype)
@@ -55,6 +56,7 @@ def main() -> None:
     ap.add_argument("--channels", default="2-16,20,24,28,32,36,40,48,56,64")
     ap.add_argument("--sides", default="64,60")
     ap.add_argument("--targets", default="", help="SIMD targets, comma-separated (default: every compiled one)")
+    ap.add_argument("--mib", type=float, default=1.0, help="bytes a call, MiB (default 1: in the cache)")
     ap.add_argument("--calls", type=int, default=60)
     ap.add_argument("--reps", type=int, default=3)
     args = ap.parse_args()
@@ -63,13 +65,13 @@ def main() -> None:
     channels = _channels(args.channels)
     sides = [int(s) for s in args.sides.split(",")]
     sd.set_num_threads(1)
-    print(f"{dtype.name} {args.dir}, one thread, GB/s; columns: C")
+    print(f"{dtype.name} {args.dir}, {args.mib:g} MiB a call, one thread, GB/s; columns: C")
     print("| target | planes | " + " | ".join(str(c) for c in channels) + " |")
     print("|---|---|" + "---|" * len(channels))
     for target in targets:
         _core._set_simd(target)
         for side in sides:
-            row = [f"{_rate(dtype, args.dir, side, c, args.calls, args.reps):.0f}" for c in channels]
+            row = [f"{_rate(dtype, args.dir, side, c, args.mib, args.calls, args.reps):.0f}" for c in channels]
             print(f"| {target} | {side} x {side} | " + " | ".join(row) + " |")
     _core._set_simd(sd.build_info()["simd"])
 
