@@ -371,13 +371,14 @@ def test_step_gather_streamed(target, threads, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32, np.float64])
-@pytest.mark.parametrize("c", [16, 24, 40, 64, 128, 256])
+@pytest.mark.parametrize("c", [16, 24, 40, 64, 128, 256, 512])
 def test_planes_streamed_any_alignment(target, threads, dtype, c):
     """NHWC -> NCHW through the panels with streaming stores forced, into outputs starting at every
     element offset within a 64-byte line (the panels first store the columns up to a line
     boundary) and planes whose length is not a multiple of the panel or the line. Source rows
     over 64 bytes are staged in strips, the last strip of a panel shorter (C = 40, 128); long
-    ones (C = 128, 256) in panels of at least 4-8 lines of each plane."""
+    ones (C = 128, 256) in panels of at least 4-8 lines of each plane; uint8 C = 512 split by
+    columns on two threads."""
     rng = np.random.default_rng(c)
     isz = np.dtype(dtype).itemsize
     old = sd._core._stream_threshold()

@@ -351,7 +351,16 @@ void set_granules(Bound& b, int nt) {
   // A transpose onto a few planes (NHWC -> NCHW with C <= 256: the planes are the rows) reads
   // every source line for all planes at once; split by rows, each thread would read them all
   // again (C = 3 ran 2x slower on 2 threads than on 1). Split the columns instead.
-  if (p.kind == KernelKind::Transpose && p.row.n <= 256 && p.inner.n >= 128 * static_cast<i64>(nt)) {
+  // uint8 streamed, with up to 2 KiB of source pixel (1 KiB where the planes crowd): split by
+  // columns too. By rows, each thread's bands of 256 planes read a few lines of every pixel. NHWC
+  // -> NCHW on 2 threads, alternated in one process, GB/s: C = 384 / 512 / 768 (256 x 256 planes)
+  // 15.1 / 10.3 / 10.0 -> 23.2 / 23.6 / 21.0 (one thread ran 18.5 at C = 512), (2, 128, 128,
+  // 512) 17.0 -> 26.9, C = 2048 from 120 x 120 planes 21.0 -> 24.1. Wider types ran 0.6-1.5x split
+  // so, by their source's size against the L3 (bands of 64 planes that the L3 holds between calls
+  // ran faster); uint8 C = 2048 from 128 x 128 planes 0.6x, 2-D transposes of 4096 x 4096 0.33x.
+  const bool wide =
+      p.wlog == 0 && p.stream && p.inner.n >= 4096 && p.row.n <= (rows_per_set(p.row.ds, 16) <= 8 ? 2048 : 1024);
+  if (p.kind == KernelKind::Transpose && (p.row.n <= 256 || wide) && p.inner.n >= 128 * static_cast<i64>(nt)) {
     const i64 want = (i64{64} << 10) / (p.row.n << p.wlog);  // ~64 KiB of output per granule
     b.cols = (want < 64 ? 64 : want) / 64 * 64;
     b.granules = p.outer_count * ((p.inner.n + b.cols - 1) / b.cols);
