@@ -1222,6 +1222,10 @@ STRIDED_ALWAYS_INLINE void rest_tiles(const byte* s, i64 ss0, byte* o, i64 ds1, 
 #endif
 }
 
+// Which of tile_rows's streamed calls into rows that start off a line take its wrapping tiles (see
+// there): float16, and float32 from planes a multiple of 4 KiB apart.
+template <int W> bool tiles_wrap(i64 ss0) { return line_edge<W>() > 0 && (W == 2 || (W == 4 && ss0 % 4096 == 0)); }
+
 // Packed destination rows of n0 = 1..8 line micro-tiles (AVX2: 2..16 8x8 micro-tiles), tiled
 // straight from the n0 source planes (k_transpose says when). One: n0 == T.
 template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n1, i64 n0, i64 ss0) {
@@ -1240,8 +1244,7 @@ template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n
   // tiles' loads crowd one L1 set: (8, 128, 128, 128) 13.5 / 17.0 -> 15.0 / 21.1, (2, 128, 256,
   // 256) 10.3 / 17.7 -> 14.9 / 21.3, (8, 64, 128, 128) 19.8 / 22.2 -> 19.3 / 25.8 (planes that
   // do not crowd keep the ring: 0.77x here; float64 ran 0.8-1.14x, float16 C = 64 0.64-1.19x).
-  const bool wrap = (W == 2 || (W == 4 && ss0 % 4096 == 0)) && line_edge<W>() > 0 && NT && !One && off % W == 0 &&
-                    ds1 % 64 == 0 && n1 > T;
+  const bool wrap = NT && !One && tiles_wrap<W>(ss0) && off % W == 0 && ds1 % 64 == 0 && n1 > T;
   const i64 c0 = wrap ? (64 - off) / W % T : 0;
   const bool aligned = off == 0 || c0 > 0, sh = c0 > 0;
   const i64 cf = c0, ce = sh ? n0 - T + c0 : nl;  // the planes [cf, ce) in line tiles
@@ -2478,7 +2481,7 @@ void k_transpose(const byte* s, byte* d, i64 n1, i64 ss1, i64 ds1, i64 n0, i64 s
         s += h * W, d += h * ds1, n1 -= h;
       }
       // float32 rows of whole lines from planes that crowd: tile_rows's wrapping tiles (see there).
-      const bool wraps = W == 4 && ss0 % 4096 == 0 && n0 % imax(L, 1) == 0 && n0 > L;
+      const bool wraps = W == 4 && tiles_wrap<W>(ss0) && n0 % imax(L, 1) == 0 && n0 > L;
       if (NT && (addr(d) % 64 != 0 || n0 % imax(L, 1) != 0) && shifted && !wraps) {
         if (n0 == L) tile_rows_shifted<W, true>(s, d, n1, n0, ss0);
         else tile_rows_shifted<W, false>(s, d, n1, n0, ss0);
