@@ -1247,7 +1247,7 @@ template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n
   const bool wrap = NT && !One && tiles_wrap<W>(ss0) && off % W == 0 && ds1 % 64 == 0 && n1 > T;
   const i64 c0 = wrap ? (64 - off) / W % T : 0;
   const bool aligned = off == 0 || c0 > 0, sh = c0 > 0;
-  const i64 cf = c0, ce = sh ? n0 - T + c0 : nl;  // the planes [cf, ce) in line tiles
+  const i64 ce = sh ? n0 - T + c0 : nl;  // the planes [c0, ce) in line tiles
   const auto tile = [&](i64 r, i64 c) {
     if (NT && aligned) line_micro<W, true>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
     else line_micro<W, false>(s + c * ss0 + r * W, ss0, d + r * ds1 + c * W, ds1);
@@ -1290,7 +1290,7 @@ template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n
       if (nc >= imin(64, 4 * T) && r + 2 * K * T <= n1)
         for (i64 k = 0; k < nc; ++k)
           for (i64 j = 0; j < K; ++j) prefetch_l2(s + k * ss0 + (r + K * T + j * T) * W);
-      for (i64 c = cf; c < ce; c += T) {
+      for (i64 c = c0; c < ce; c += T) {
 #if defined(STRIDED_AVX512)
         if constexpr (W <= 2) {
           if (crowded) {
@@ -1308,14 +1308,14 @@ template <int W, bool NT, bool One> void tile_rows(const byte* s, byte* d, i64 n
   for (; r + T <= n1; r += T) {
     if (nc >= imin(64, 4 * T) && r + 3 * T <= n1)
       for (i64 k = 0; k < nc; ++k) prefetch_l2(s + k * ss0 + (r + 2 * T) * W);
-    for (i64 c = cf; c < ce; c += T) tile(r, c);
+    for (i64 c = c0; c < ce; c += T) tile(r, c);
     rest(r);
   }
   // The last rows: one tile row ending at n1, over rows already written (same values). Element by
   // element, the rows past the tiles and the peeled first rows cost more than the tiles of a
   // 256-pixel granule: NCHW -> NHWC float32 (1, 64, 64, 64) on 2 threads 39 -> 26 us (one: 33).
   if (r < n1 && n1 >= T) {
-    for (i64 c = cf; c < ce; c += T) tile(n1 - T, c);
+    for (i64 c = c0; c < ce; c += T) tile(n1 - T, c);
     rest(n1 - T);
     r = n1;
   }
@@ -1475,11 +1475,12 @@ template <int W, bool NT> void panel_cols(const byte* s, byte* d, i64 n1, i64 ds
   // source rows of 256 bytes and more left runs of 1-4 lines a row, and streaming stores that
   // visit many rows a line at a time ran at a third of those that write 4 lines or more a row (a
   // probe: 13-17 against 43 GB/s). One thread, processes alternated, GB/s: NHWC -> NCHW float16
-  // C = 128 / 256 / 512 10.8 / 19.4 / 6.2 -> 14.3 / 25.1 / 12.1, uint8 C = 256 14.5 -> 19.3,
-  // float32 C = 192 / 256 10.7 / 10.5 -> 15.0 / 14.0, float64 C = 256 16.8 -> 20.3 (two threads
-  // 0.9-1.3x; float32 with 8 lines: C = 128 0.8x); NCHW -> NHWC float16 (16, 500, 28, 28) (rows
-  // not whole lines; 16 columns, before: 32-byte runs) 6.4 -> 10.1, AVX2 7.0 -> 13.3. db holds a
-  // strip of such a panel (panel_rc rows of 512 + 64 bytes).
+  // C = 128 / 256 / 512 10.8 / 19.4 / 4.4 -> 14.3 / 25.1 / 12.2, uint8 C = 256 14.5 -> 19.3,
+  // float32 C = 192 / 256 10.7 / 10.5 -> 15.0 / 14.0, float64 C = 256 16.8 -> 20.3, AVX2 float16
+  // C = 512 / float32 C = 384 4.3 / 4.7 -> 10.8 / 14.9 (two threads 0.9-1.3x; float32 with 8
+  // lines: C = 128 0.8x); NCHW -> NHWC float16 (16, 500, 28, 28) (rows not whole lines; 16
+  // columns, before: 32-byte runs) 6.3 -> 17.1. db holds a strip of such a panel (panel_rc rows
+  // of 512 + 64 bytes).
   const i64 m0 = (NT ? 2 : 4) * kPanel / (n1 * W) / T * T, RS = n1 * W;
   const i64 m = NT ? imax(m0, ((W <= 2 ? 512 : 256) / W + T - 1) / T * T) : m0;
   alignas(64) byte db[4 * kPanel + 64 * 64];

@@ -353,9 +353,9 @@ void set_granules(Bound& b, int nt) {
   // again (C = 3 ran 2x slower on 2 threads than on 1). Split the columns instead.
   // uint8 streamed, with up to 2 KiB of source pixel (1 KiB where the planes crowd): split by
   // columns too. By rows, each thread's bands of 256 planes read a few lines of every pixel. NHWC
-  // -> NCHW on 2 threads, alternated in one process, GB/s: C = 384 / 512 / 768 (256 x 256 planes)
-  // 15.1 / 10.3 / 10.0 -> 23.2 / 23.6 / 21.0 (one thread ran 18.5 at C = 512), (2, 128, 128,
-  // 512) 17.0 -> 26.9, C = 2048 from 120 x 120 planes 21.0 -> 24.1. Wider types ran 0.6-1.5x split
+  // -> NCHW on 2 threads, alternated in one process, GB/s: C = 512 / 768 (256 x 256 planes) 10.3
+  // / 10.0 -> 23.6 / 21.0 (one thread ran 18.5 at C = 512), C = 384 (295 x 295) 15.1 -> 23.2,
+  // (2, 128, 128, 512) 17.0 -> 26.9, C = 2048 (120 x 120) 21.0 -> 24.1. Wider types ran 0.6-1.5x split
   // so, by their source's size against the L3 (bands of 64 planes that the L3 holds between calls
   // ran faster); uint8 C = 2048 from 128 x 128 planes 0.6x, 2-D transposes of 4096 x 4096 0.33x.
   const bool wide =
